@@ -1,0 +1,34 @@
+"""The published JSON form of a validated registry (same field names as the YAML)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .registry import Registry
+from .schema import Family
+
+FORMAT_VERSION = 1
+
+
+def family_to_json(family: Family) -> dict[str, Any]:
+    return family.model_dump(mode="json")
+
+
+def registry_to_json(registry: Registry) -> dict[str, Any]:
+    snapshot = registry.transformers
+    return {
+        "format": FORMAT_VERSION,
+        "newest_release": registry.newest_release,
+        "releases": [r.model_dump(mode="json") for r in sorted(registry.releases, key=lambda r: r.date)],
+        "stacks": [s.model_dump(mode="json") for s in registry.stacks],
+        "families": [family_to_json(f) for f in registry.families],
+        "upstream": {
+            "transformers_version": snapshot.transformers_version if snapshot else None,
+        },
+    }
+
+
+def dumps(data: Any) -> str:
+    """Deterministic JSON text: stable key order from the models, UTF-8, trailing newline."""
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n"

@@ -1,0 +1,34 @@
+"""JSON Schemas of the registry files, generated from the pydantic models (for editors and consumers)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .schema import SCHEMA_MODELS
+
+SCHEMA_BASE_URL = "https://neuron-compat.github.io/neuron-compat/api/schemas/"
+
+
+def schema_for(kind: str) -> dict[str, Any]:
+    model = SCHEMA_MODELS[kind]
+    schema = model.model_json_schema()
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{kind}.schema.json", **schema}
+    return schema
+
+
+def schema_text(kind: str) -> str:
+    return json.dumps(schema_for(kind), indent=2, sort_keys=True) + "\n"
+
+
+def write_schemas(directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind in SCHEMA_MODELS:
+        path = directory / f"{kind}.schema.json"
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(schema_text(kind), encoding="utf-8")
+        tmp.replace(path)
+        written.append(path)
+    return written

@@ -1,0 +1,145 @@
+"""Load a registry directory into validated models, collecting every problem on the way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .locate import Locator
+from .problems import Problem
+from .schema import Family, ReleasesFile, Release, Stack, StacksFile, TransformersSnapshot
+from .schema_errors import problems_from_validation
+from .versions import version_key
+from .yaml_loading import LoadedYaml, display_path, load_yaml_file
+
+RELEASES_FILE = "releases.yaml"
+STACKS_FILE = "stacks.yaml"
+FAMILIES_DIR = "families"
+TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class Registry:
+    """A loaded registry: the validated models plus where each came from."""
+
+    root: Path
+    releases: list[Release] = field(default_factory=list)
+    stacks: list[Stack] = field(default_factory=list)
+    families: list[Family] = field(default_factory=list)
+    transformers: TransformersSnapshot | None = None
+    files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", "family:<id>"
+
+    @cached_property
+    def release_versions(self) -> list[str]:
+        return sorted((r.version for r in self.releases), key=version_key)
+
+    @cached_property
+    def release_by_version(self) -> dict[str, Release]:
+        return {r.version: r for r in self.releases}
+
+    @cached_property
+    def stack_by_id(self) -> dict[str, Stack]:
+        return {s.id: s for s in self.stacks}
+
+    @cached_property
+    def family_by_id(self) -> dict[str, Family]:
+        return {f.id: f for f in self.families}
+
+    @property
+    def newest_release(self) -> str | None:
+        return self.release_versions[-1] if self.releases else None
+
+    def family_file(self, family_id: str) -> LoadedYaml | None:
+        return self.files.get(f"family:{family_id}")
+
+
+@dataclass
+class LoadResult:
+    registry: Registry
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _validate(loaded: LoadedYaml, model: type[M]) -> tuple[M | None, list[Problem]]:
+    if not isinstance(loaded.data, dict):
+        kind = type(loaded.data).__name__
+        return None, [Problem(loaded.display, 1, 1, "", f"the top level must be a mapping of keys, found a {kind}", rule="schema")]
+    try:
+        return model.model_validate(loaded.data), []
+    except ValidationError as error:
+        return None, problems_from_validation(error, model, loaded.display, Locator(loaded.text))
+
+
+def _load_one(path: Path, model: type[M], problems: list[Problem]) -> tuple[LoadedYaml | None, M | None]:
+    loaded, problem = load_yaml_file(path)
+    if problem:
+        problems.append(problem)
+        return None, None
+    assert loaded is not None
+    value, found = _validate(loaded, model)
+    problems.extend(found)
+    return loaded, value
+
+
+def load_registry(root: Path | str) -> LoadResult:
+    """Load and schema-validate every file under `root`. Cross-file rules run separately (rules.run_rules)."""
+    root = Path(root)
+    registry = Registry(root=root)
+    problems: list[Problem] = []
+    if not root.is_dir():
+        problems.append(Problem(display_path(root), 0, 0, "", "registry directory not found", rule="layout"))
+        return LoadResult(registry, problems)
+
+    for name, model, key in ((RELEASES_FILE, ReleasesFile, "releases"), (STACKS_FILE, StacksFile, "stacks")):
+        path = root / name
+        if not path.is_file():
+            problems.append(Problem(display_path(path), 0, 0, "", f"missing {name}", rule="layout"))
+            continue
+        loaded, value = _load_one(path, model, problems)
+        if loaded:
+            registry.files[key] = loaded
+        if isinstance(value, ReleasesFile):
+            registry.releases = list(value.releases)
+        elif isinstance(value, StacksFile):
+            registry.stacks = list(value.stacks)
+
+    snapshot = root / TRANSFORMERS_SNAPSHOT
+    if snapshot.is_file():
+        loaded, value = _load_one(snapshot, TransformersSnapshot, problems)
+        if loaded:
+            registry.files["upstream:transformers"] = loaded
+        registry.transformers = value
+
+    families_dir = root / FAMILIES_DIR
+    paths = sorted(families_dir.glob("*")) if families_dir.is_dir() else []
+    for path in paths:
+        if path.name.startswith(".") or path.is_dir():
+            continue
+        if path.suffix != ".yaml":
+            problems.append(
+                Problem(display_path(path), 0, 0, "", "only .yaml files belong in families/", "rename it to <id>.yaml", rule="layout")
+            )
+            continue
+        loaded, family = _load_one(path, Family, problems)
+        if loaded is None or family is None:
+            continue
+        registry.files[f"family:{path.stem}"] = loaded
+        if family.id != path.stem:
+            line, column = Locator(loaded.text).position(("id",))
+            problems.append(
+                Problem(loaded.display, line, column, "id", f"id '{family.id}' does not match the file name '{path.name}'",
+                        f"rename the file to {family.id}.yaml or set id: {path.stem}", rule="file-name")
+            )
+            continue
+        registry.families.append(family)
+    registry.families.sort(key=lambda f: f.id)
+    return LoadResult(registry, problems)

@@ -1,0 +1,46 @@
+"""Cross-file rules. One rule per module; adding a rule means adding a module and a line below."""
+
+from __future__ import annotations
+
+from ..locate import Locator
+from ..schema_errors import field_path
+from ..problems import Problem
+from ..registry import Registry
+from . import (
+    catalogue_order,
+    known_references,
+    statement_completeness,
+    unique_model_types,
+    upstream_model_types,
+    version_ranges,
+)
+from .base import Finding, Rule
+
+RULES: tuple[Rule, ...] = (
+    catalogue_order.RULE,
+    known_references.RULE,
+    version_ranges.RULE,
+    unique_model_types.RULE,
+    upstream_model_types.RULE,
+    statement_completeness.RULE,
+)
+
+def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
+    """Run every rule; locate each finding in its file (re-reading only files that have findings)."""
+    locators: dict[str, Locator] = {}
+    problems: list[Problem] = []
+    for rule in rules:
+        for finding in rule.check(registry):
+            loaded = registry.files.get(finding.file_key)
+            if loaded is None:
+                problems.append(Problem(finding.file_key, 0, 0, "", finding.message, finding.hint, rule.name))
+                continue
+            locator = locators.setdefault(finding.file_key, Locator(loaded.text))
+            line, column = locator.position(finding.loc, at_key=finding.at_key)
+
+            problems.append(
+                Problem(loaded.display, line, column, field_path(finding.loc), finding.message, finding.hint, rule.name)
+            )
+    return problems
+
+__all__ = ["RULES", "Finding", "Rule", "run_rules"]

@@ -1,0 +1,84 @@
+"""Every release and stack a file names exists in releases.yaml / stacks.yaml."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from ..registry import Registry
+from .base import Finding, Rule, family_key
+
+
+def _release_hint(version: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(version, known, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'? known releases: {known[0]} to {known[-1]}"
+    return f"known releases: {known[0]} to {known[-1]}; add it to releases.yaml first" if known else "releases.yaml is empty"
+
+
+def _stack_hint(stack: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(stack, known, n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else "known stacks: " + ", ".join(known)
+
+
+def check(registry: Registry) -> Iterator[Finding]:
+    releases = set(registry.release_versions)
+    ordered = registry.release_versions
+    stacks = registry.stack_by_id
+    stack_ids = sorted(stacks)
+
+    def missing_release(value: str | None) -> bool:
+        return value is not None and value not in releases
+
+    for index, stack in enumerate(registry.stacks):
+        for name in ("since", "end_of_support"):
+            value = getattr(stack, name)
+            if missing_release(value):
+                yield Finding("stacks", ("stacks", index, name), f"release '{value}' is not in releases.yaml",
+                              _release_hint(value, ordered))
+        for v_index, version in enumerate(stack.versions):
+            if missing_release(version.neuron):
+                yield Finding("stacks", ("stacks", index, "versions", v_index, "neuron"),
+                              f"release '{version.neuron}' is not in releases.yaml", _release_hint(version.neuron, ordered))
+
+    for family in registry.families:
+        key = family_key(family.id)
+        for s_index, statement in enumerate(family.support):
+            where = ("support", s_index)
+            stack = stacks.get(statement.stack)
+            if stack is None:
+                yield Finding(key, (*where, "stack"), f"stack '{statement.stack}' is not in stacks.yaml",
+                              _stack_hint(statement.stack, stack_ids))
+            for name in ("since", "until"):
+                value = getattr(statement, name)
+                if missing_release(value):
+                    yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
+                                  _release_hint(value, ordered))
+            for n_index, note in enumerate(statement.notes):
+                if missing_release(note.release):
+                    yield Finding(key, (*where, "notes", n_index, "release"),
+                                  f"release '{note.release}' is not in releases.yaml", _release_hint(note.release, ordered))
+            for r_index, source in enumerate(statement.sources):
+                if missing_release(source.release):
+                    yield Finding(key, (*where, "sources", r_index, "release"),
+                                  f"release '{source.release}' is not in releases.yaml", _release_hint(source.release, ordered))
+            if stack is not None:
+                own = [v.version for v in stack.versions]
+                for name in ("stack_since", "stack_until"):
+                    value = getattr(statement, name)
+                    if value is None:
+                        continue
+                    if not own:
+                        yield Finding(key, (*where, name), f"stack '{stack.id}' has no version line of its own",
+                                      "remove this field; use since/until (Neuron releases)")
+                    elif value not in own:
+                        close = difflib.get_close_matches(value, own, n=1, cutoff=0.6)
+                        hint = f"did you mean '{close[0]}'?" if close else f"known {stack.id} versions: {own[0]} to {own[-1]}"
+                        yield Finding(key, (*where, name), f"'{value}' is not a known {stack.id} version in stacks.yaml", hint)
+
+
+RULE = Rule(
+    name="known-references",
+    description="Releases (since, until, notes, runs) and stacks named in a file exist in releases.yaml and stacks.yaml.",
+    check=check,
+)

@@ -1,0 +1,292 @@
+"""The data contract: pydantic models of the registry files.
+
+Everything else (loading, rules, rendering, resolving) depends on these models; they depend on
+nothing but the vocabularies. Field names here are the YAML keys and the JSON API keys.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from .versions import NEURON_VERSION_PATTERN, is_neuron_version
+from .vocabulary import (
+    Attention,
+    ConstraintKind,
+    Dtype,
+    Hardware,
+    Quantization,
+    SourceKind,
+    StackStatus,
+    Status,
+    Task,
+    Workload,
+)
+
+SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+_SLUG = re.compile(SLUG_PATTERN)
+_RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*$|&#?[A-Za-z0-9]+;")
+_UNSAFE_LINK = re.compile(r"\]\(\s*(?:javascript|data|vbscript|file):", re.IGNORECASE)
+_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _require_text(value: Any) -> Any:
+    """Refuse numbers, booleans and dates where text is expected (YAML reads 2.20 as a float)."""
+    if isinstance(value, bool) or isinstance(value, (int, float, dt.date)):
+        raise ValueError(f"expected text in quotes, got the {type(value).__name__} {value!r}")
+    return value
+
+
+def _check_neuron_version(value: str) -> str:
+    if not is_neuron_version(value):
+        raise ValueError(f"{value!r} is not a Neuron SDK version of the form MAJOR.MINOR.PATCH such as '2.21.0'")
+    return value
+
+
+def _check_slug(value: str) -> str:
+    if not _SLUG.match(value):
+        raise ValueError(f"{value!r} is not a lowercase slug (a-z, 0-9, '-' or '_' between them)")
+    return value
+
+
+def _check_https(value: str) -> str:
+    if not value.startswith("https://"):
+        raise ValueError(f"links must start with https:// (got {value[:60]!r})")
+    if any(ch.isspace() for ch in value) or any(ch in value for ch in "<>\"'`"):
+        raise ValueError("links must not contain spaces, quotes or angle brackets")
+    return value
+
+
+def _check_markdown(value: str) -> str:
+    if _RAW_HTML.search(value):
+        raise ValueError("raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
+    if _UNSAFE_LINK.search(value):
+        raise ValueError("links in registry text must be https://")
+    if _BIDI_CONTROLS.search(value):
+        raise ValueError("bidirectional control characters are not allowed in registry text")
+    return value
+
+
+def _check_plain_text(value: str) -> str:
+    if "\n" in value:
+        raise ValueError("must be a single line")
+    if _BIDI_CONTROLS.search(value):
+        raise ValueError("bidirectional control characters are not allowed in registry text")
+    if "<" in value or ">" in value:
+        raise ValueError("angle brackets are not allowed in names")
+    return value
+
+
+def _check_repo_id(value: str) -> str:
+    if not _REPO_ID.match(value) or ".." in value:
+        raise ValueError(f"{value!r} is not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
+    return value
+
+
+Text = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=2000)]
+PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text), Field(min_length=1, max_length=200)]
+Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown), Field(min_length=1, max_length=2000)]
+Slug = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_slug), Field(max_length=64, json_schema_extra={"pattern": SLUG_PATTERN})]
+NeuronVersion = Annotated[
+    str,
+    BeforeValidator(_require_text),
+    AfterValidator(_check_neuron_version),
+    Field(json_schema_extra={"pattern": NEURON_VERSION_PATTERN}, description="A Neuron SDK release listed in releases.yaml, quoted: '2.21.0'."),
+]
+StackVersionText = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=40, pattern=r"^[0-9][0-9A-Za-z.+-]*$")]
+HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https), Field(max_length=500, json_schema_extra={"pattern": "^https://"})]
+RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id), Field(max_length=120)]
+Identifier = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$")]
+
+
+class Model(BaseModel):
+    """Base of every registry model: unknown keys are errors; instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, validate_default=False)
+
+
+# --- releases.yaml ------------------------------------------------------------------------------
+
+
+class Release(Model):
+    """One Neuron SDK release."""
+
+    version: NeuronVersion
+    date: dt.date = Field(description="Release date (YYYY-MM-DD) from the release notes.")
+    notes_url: HttpsUrl = Field(description="The release notes of this release.")
+    hardware: list[Hardware] = Field(default_factory=list, description="Hardware this release supports.")
+    components: dict[Identifier, StackVersionText] = Field(
+        default_factory=dict, description="Versions of the main packages in this release, as its notes give them."
+    )
+    summary: Markdown | None = Field(default=None, description="One sentence on what changed for model support.")
+
+
+class ReleasesFile(Model):
+    releases: list[Release] = Field(min_length=1)
+
+
+# --- stacks.yaml --------------------------------------------------------------------------------
+
+
+class StackVersion(Model):
+    """A release of a stack with its own version line (e.g. optimum-neuron 0.4.5)."""
+
+    version: StackVersionText
+    neuron: NeuronVersion = Field(description="The Neuron SDK release this version targets.")
+    date: dt.date | None = None
+
+
+class Stack(Model):
+    """A software stack that runs models on Neuron devices."""
+
+    id: Slug
+    name: PlainText
+    description: Markdown
+    docs_url: HttpsUrl
+    repo_url: HttpsUrl | None = None
+    hardware: list[Hardware] = Field(min_length=1)
+    workloads: list[Workload] = Field(min_length=1)
+    status: StackStatus
+    since: NeuronVersion | None = Field(default=None, description="First catalogued Neuron release that ships it.")
+    end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
+    status_source: HttpsUrl | None = None
+    versions: list[StackVersion] = Field(default_factory=list, description="The stack's own version line, oldest first.")
+
+
+class StacksFile(Model):
+    stacks: list[Stack] = Field(min_length=1)
+
+
+# --- families/<id>.yaml -------------------------------------------------------------------------
+
+
+class Source(Model):
+    """Where a claim comes from, and when someone last checked it there."""
+
+    url: HttpsUrl
+    title: PlainText | None = None
+    kind: SourceKind
+    verified: dt.date = Field(description="When this source was last read (or the run last repeated) and still said so.")
+    by: PlainText | None = Field(default=None, description="Who verified it (GitHub handle), for runs and reports.")
+    release: NeuronVersion | None = Field(default=None, description="For runs: the Neuron release used.")
+    instance: Identifier | None = Field(default=None, description="For runs: the instance type, e.g. trn2.48xlarge.")
+
+
+class Constraint(Model):
+    """A requirement that holds for the statement: structured, never hidden in prose."""
+
+    kind: ConstraintKind
+    name: Identifier | None = Field(default=None, description="Flag, variable or setting name (flag/env/setting).")
+    value: bool | int | list[int] | PlainText | None = None
+    note: Markdown | None = None
+
+    @model_validator(mode="after")
+    def _shape_fits_kind(self) -> "Constraint":
+        kind = ConstraintKind(self.kind)
+        if kind in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING) and not self.name:
+            raise ValueError(f"a '{kind.value}' constraint needs a name (the flag, variable or setting)")
+        integer_kinds = (ConstraintKind.PADDING_MULTIPLE, ConstraintKind.MAX_SEQUENCE_LENGTH, ConstraintKind.MAX_BATCH_SIZE)
+        if kind in integer_kinds and (isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1):
+            raise ValueError(f"a '{kind.value}' constraint needs a positive integer value")
+        if kind is ConstraintKind.OTHER and not self.note:
+            raise ValueError("an 'other' constraint needs a note saying what it is")
+        return self
+
+
+class Parallelism(Model):
+    """Parallelism the source used or requires."""
+
+    tensor: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list, description="Tensor-parallel degrees.")
+    pipeline: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list)
+    expert: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list)
+    context: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list)
+    data: bool | None = None
+    fsdp: bool | None = None
+    sequence: bool | None = None
+
+
+class Note(Model):
+    """A short Markdown remark, optionally tied to the Neuron release where behaviour changed."""
+
+    release: NeuronVersion | None = None
+    text: Markdown
+
+
+class Statement(Model):
+    """What one stack does for this family, for one workload, on some hardware, over a release range."""
+
+    stack: Slug = Field(description="A stack id from stacks.yaml.")
+    workload: Workload
+    hardware: list[Hardware] = Field(min_length=1)
+    status: Status
+    since: NeuronVersion | None = Field(default=None, description="First Neuron release where this holds; required unless unknown.")
+    until: NeuronVersion | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
+    stack_since: StackVersionText | None = Field(default=None, description="First version of the stack's own line (e.g. optimum-neuron).")
+    stack_until: StackVersionText | None = Field(default=None, description="First version of the stack's own line without it.")
+    attention: list[Attention] = Field(default_factory=list)
+    dtypes: list[Dtype] = Field(default_factory=list)
+    quantization: list[Quantization] = Field(default_factory=list)
+    parallelism: Parallelism | None = None
+    constraints: list[Constraint] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=list)
+    sources: list[Source] = Field(min_length=1, description="At least one https source for the claim.")
+
+    @property
+    def anchor(self) -> str:
+        """The stable fragment id of this statement's stack x workload on the family page."""
+        return f"{self.stack}-{self.workload}"
+
+    @property
+    def last_verified(self) -> dt.date:
+        return max(source.verified for source in self.sources)
+
+
+class Family(Model):
+    """A model family: the model_types that share modeling code, and what each stack does for them."""
+
+    id: Slug = Field(description="Must equal the file name without .yaml.")
+    name: PlainText
+    vendor: PlainText | None = None
+    description: Markdown | None = None
+    model_types: list[Identifier] = Field(default_factory=list, description="transformers config model_type values.")
+    architectures: list[Identifier] = Field(default_factory=list, description="Config class names, e.g. LlamaForCausalLM.")
+    pipelines: list[Identifier] = Field(default_factory=list, description="diffusers pipeline class names (model_index.json _class_name).")
+    tasks: list[Task] = Field(default_factory=list)
+    aliases: list[PlainText] = Field(default_factory=list, description="Other names people search for, e.g. 'Llama 3.1'.")
+    examples: list[RepoId] = Field(default_factory=list, description="Example Hub checkpoints of this family.")
+    remote_code: bool = Field(default=False, description="True when the checkpoints need trust_remote_code (model_type not in transformers).")
+    previous_ids: list[Slug] = Field(default_factory=list, description="Earlier ids of this family; the site redirects them here.")
+    support: list[Statement] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _identifies_something(self) -> "Family":
+        if not self.model_types and not self.pipelines:
+            raise ValueError("a family needs at least one model_type (or diffusers pipeline)")
+        return self
+
+
+# --- registry/upstream/ -------------------------------------------------------------------------
+
+
+class TransformersSnapshot(BaseModel):
+    """registry/upstream/transformers-model-types.yaml, generated by scripts/snapshot_transformers.py."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: HttpsUrl
+    transformers_version: str
+    taken: dt.date
+    model_types: dict[str, str]
+    causal_lm: list[str] = Field(default_factory=list)
+    architectures: dict[str, list[str]] = Field(default_factory=dict)
+
+
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "family": Family,
+    "releases": ReleasesFile,
+    "stacks": StacksFile,
+}

@@ -1,0 +1,24 @@
+"""Neuron SDK version strings: parsing and ordering."""
+
+from __future__ import annotations
+
+import re
+
+NEURON_VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
+_NEURON_VERSION = re.compile(NEURON_VERSION_PATTERN)
+
+
+def is_neuron_version(text: str) -> bool:
+    return bool(_NEURON_VERSION.match(text))
+
+
+def version_key(text: str) -> tuple[int, ...]:
+    """Sort key for dotted numeric versions ('2.21.0' < '2.21.1' < '2.22.0').
+
+    Non-numeric parts (e.g. '0.4.0rc1') sort by their leading digits, then by the text.
+    """
+    parts: list[int] = []
+    for piece in text.split("."):
+        digits = re.match(r"\d+", piece)
+        parts.append(int(digits.group()) if digits else -1)
+    return tuple(parts)
