@@ -34,6 +34,7 @@ class Registry:
     families: list[Family] = field(default_factory=list)
     transformers: TransformersSnapshot | None = None
     files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", "family:<id>"
+    broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)
 
     @cached_property
     def release_versions(self) -> list[str]:
@@ -103,10 +104,13 @@ def load_registry(root: Path | str) -> LoadResult:
         path = root / name
         if not path.is_file():
             problems.append(Problem(display_path(path), 0, 0, "", f"missing {name}", rule="layout"))
+            registry.broken.add(key)
             continue
         loaded, value = _load_one(path, model, problems)
         if loaded:
             registry.files[key] = loaded
+        if value is None:
+            registry.broken.add(key)
         if isinstance(value, ReleasesFile):
             registry.releases = list(value.releases)
         elif isinstance(value, StacksFile):

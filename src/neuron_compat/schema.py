@@ -119,7 +119,7 @@ class Release(Model):
     date: dt.date = Field(description="Release date (YYYY-MM-DD) from the release notes.")
     notes_url: HttpsUrl = Field(description="The release notes of this release.")
     hardware: list[Hardware] = Field(default_factory=list, description="Hardware this release supports.")
-    components: dict[Identifier, StackVersionText] = Field(
+    components: dict[Identifier, PlainText] = Field(
         default_factory=dict, description="Versions of the main packages in this release, as its notes give them."
     )
     summary: Markdown | None = Field(default=None, description="One sentence on what changed for model support.")
