@@ -9,6 +9,7 @@ from ..registry import Registry
 from . import (
     catalogue_order,
     known_references,
+    stack_version_line,
     statement_completeness,
     unique_model_types,
     upstream_model_types,
@@ -23,6 +24,7 @@ RULES: tuple[Rule, ...] = (
     unique_model_types.RULE,
     upstream_model_types.RULE,
     statement_completeness.RULE,
+    stack_version_line.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
