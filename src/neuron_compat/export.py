@@ -19,6 +19,7 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
     snapshot = registry.transformers
     return {
         "format": FORMAT_VERSION,
+        "data_version": registry.meta.data_version if registry.meta else None,
         "newest_release": registry.newest_release,
         "releases": [r.model_dump(mode="json") for r in sorted(registry.releases, key=lambda r: r.date)],
         "stacks": [s.model_dump(mode="json") for s in registry.stacks],

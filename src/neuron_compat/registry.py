@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from .locate import Locator
 from .problems import Problem
-from .schema import Family, ReleasesFile, Release, Stack, StacksFile, TransformersSnapshot
+from .schema import Family, RegistryMeta, ReleasesFile, Release, Stack, StacksFile, TransformersSnapshot
 from .schema_errors import problems_from_validation
 from .versions import version_key
 from .yaml_loading import LoadedYaml, display_path, load_yaml_file
@@ -20,6 +20,7 @@ RELEASES_FILE = "releases.yaml"
 STACKS_FILE = "stacks.yaml"
 FAMILIES_DIR = "families"
 TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
+META_FILE = "registry.yaml"
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -33,6 +34,7 @@ class Registry:
     stacks: list[Stack] = field(default_factory=list)
     families: list[Family] = field(default_factory=list)
     transformers: TransformersSnapshot | None = None
+    meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
     files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", "family:<id>"
     broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)
 
@@ -115,6 +117,13 @@ def load_registry(root: Path | str) -> LoadResult:
             registry.releases = list(value.releases)
         elif isinstance(value, StacksFile):
             registry.stacks = list(value.stacks)
+
+    meta = root / META_FILE
+    if meta.is_file():
+        loaded, value = _load_one(meta, RegistryMeta, problems)
+        if loaded:
+            registry.files["meta"] = loaded
+        registry.meta = value
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if snapshot.is_file():

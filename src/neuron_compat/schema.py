@@ -290,3 +290,22 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "releases": ReleasesFile,
     "stacks": StacksFile,
 }
+
+
+# --- registry.yaml ------------------------------------------------------------------------------
+
+DATA_VERSION_PATTERN = r"^\d{4}\.(?:[1-9]|1[0-2])\.\d+$"
+
+
+class RegistryMeta(Model):
+    """registry/registry.yaml: facts about the data as a whole, such as which version of it this is.
+
+    The data version is calendar based (YEAR.MONTH.N) so a reader of the site or the JSON can tell how
+    recent the claims are without knowing the package version that rendered them.
+    """
+
+    data_version: Annotated[
+        str,
+        BeforeValidator(_require_text),
+        Field(pattern=DATA_VERSION_PATTERN, description="Version of the data, quoted: '2026.12.0' (YEAR.MONTH.N)."),
+    ]
