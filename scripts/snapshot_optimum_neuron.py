@@ -300,7 +300,9 @@ def extract_requires(wheel: Wheel) -> dict[str, str]:
 
 def exporter_files(wheel: Wheel) -> list[str]:
     return [
-        n for n in wheel.names if n.startswith(EXPORTER_PREFIX) and n.endswith(".py") and "__pycache__" not in n
+        n
+        for n in wheel.names
+        if n.startswith(EXPORTER_PREFIX) and n.endswith(".py") and "__pycache__" not in n
     ]
 
 
@@ -318,7 +320,9 @@ def extract_exporter(wheel: Wheel, snap: VersionSnapshot) -> list[str]:
             if library == "transformers":
                 snap.export.setdefault(model_type, set()).update(tasks)
             else:
-                snap.export_other_libraries.setdefault(library, {}).setdefault(model_type, set()).update(tasks)
+                snap.export_other_libraries.setdefault(library, {}).setdefault(model_type, set()).update(
+                    tasks
+                )
             if defines_attribute(cls, "NEURONX_CLASS"):
                 snap.decoder.setdefault(model_type, set()).update(tasks)
                 if name not in decoder_files:
@@ -353,9 +357,8 @@ def extract_training_packages(wheel: Wheel) -> set[str]:
 def extract_parallelizers(wheel: Wheel) -> set[str]:
     """Keys of ``ParallelizersManager._MODEL_TYPE_TO_PARALLEL_MODEL_CLASS``."""
     for node in ast.walk(wheel.parse(PARALLELIZERS_MANAGER)):
-        if (
-            isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == "_MODEL_TYPE_TO_PARALLEL_MODEL_CLASS" for t in node.targets)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_MODEL_TYPE_TO_PARALLEL_MODEL_CLASS" for t in node.targets
         ):
             value = node.value
             if isinstance(value, ast.Call) and value.args:  # parallelizer_classes_resolver({...})
@@ -429,7 +432,9 @@ def without_taken(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("versions", nargs="*", help=f"optimum-neuron versions (default: {len(DEFAULT_VERSIONS)} releases)")
+    parser.add_argument(
+        "versions", nargs="*", help=f"optimum-neuron versions (default: {len(DEFAULT_VERSIONS)} releases)"
+    )
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--check", action="store_true", help="fail if the output file is not up to date")
     args = parser.parse_args(argv)
