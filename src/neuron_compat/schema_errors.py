@@ -76,6 +76,15 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _quote_hint(value: Any) -> str:
+    """How to quote a value YAML read as a number, boolean or date."""
+    if isinstance(value, bool):
+        return "quote it: YAML reads unquoted yes/no/on/off/true/false as booleans"
+    if isinstance(value, float):
+        return "quote it, e.g. '2.21.0': YAML reads 2.20 as the number 2.2"
+    return "quote it"
+
+
 def translate_error(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str, bool]:
     """(message, hint, at_key) for one pydantic error dict."""
     kind = error["type"]
@@ -94,10 +103,18 @@ def translate_error(error: dict[str, Any], model: type[BaseModel]) -> tuple[str,
         return f"required field '{loc[-1]}' is missing", "", True
     if kind == "value_error":
         message = str(ctx.get("error", error["msg"]))
-        hint = "quote it, e.g. '2.21.0'" if "expected text in quotes" in message else ""
-        return message, hint, False
+        return message, _quote_hint(value) if "expected text in quotes" in message else "", False
     if kind in ("too_short",):
         return f"{error['msg'].replace('List', 'list').replace('Value', 'value')}", "add at least one entry", False
+    if kind in ("too_long", "string_too_long"):
+        limit, actual = ctx.get("max_length"), ctx.get("actual_length")
+        if isinstance(value, str):
+            return f"is {len(value)} characters long; at most {limit} are allowed", "shorten it", False
+        return f"has {actual} entries; at most {limit} are allowed", "remove some", False
+    if kind == "list_type":
+        return f"expected a list, got {_describe(value)}", "write a list, e.g. [a, b] or one '- a' line per entry", False
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"expected a mapping of keys, got {_describe(value)}", "write 'key: value' lines indented under it", False
     if kind.endswith("_type") or kind.endswith("_parsing"):
         return f"{error['msg']}, got {_describe(value)}", "", False
     if kind == "string_pattern_mismatch":

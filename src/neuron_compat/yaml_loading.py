@@ -8,6 +8,7 @@ only the files that have problems.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from .problems import Problem
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_ALIAS_USES = 16
+MAX_NESTING = 100  # libyaml's C composer recurses per level and crashes the process near 30,000 levels
 
 try:  # the C parser when libyaml is there; same behaviour, several times faster
     _BaseLoader: type = yaml.CSafeLoader
@@ -37,6 +39,28 @@ class _FastLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         if len(mapping) != len(node.value):
             _raise_on_duplicate_key(node)
         return mapping
+
+
+_SCALAR_KINDS = {"bool": "true or false", "int": "an integer", "float": "a number", "timestamp": "a date"}
+
+
+def _located_scalar(constructor: Any) -> Any:
+    """Wrap a scalar constructor so that a value it cannot build (a 13th month, `!!int abc`) is a located error."""
+
+    def construct(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> Any:
+        try:
+            return constructor(loader, node)
+        except (ValueError, KeyError, OverflowError, AttributeError, TypeError, IndexError) as error:
+            kind = _SCALAR_KINDS.get(node.tag.rsplit(":", 1)[-1], node.tag)
+            reason = f" ({error})" if isinstance(error, (ValueError, OverflowError)) else ""
+            raise _GuardError(None, None, f"cannot read {node.value!r} as {kind}{reason}", node.start_mark) from None
+
+    return construct
+
+
+for _tag in _SCALAR_KINDS:
+    _full_tag = f"tag:yaml.org,2002:{_tag}"
+    _FastLoader.add_constructor(_full_tag, _located_scalar(_FastLoader.yaml_constructors[_full_tag]))
 
 
 class _GuardedLoader(_FastLoader):
@@ -69,6 +93,30 @@ def _raise_on_duplicate_key(node: yaml.MappingNode) -> None:
                 key_node.start_mark,
             )
         seen[key] = key_node
+
+
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+_COMPACT_BLOCK_NESTING = re.compile(r"(?:[-?][ \t]+){%d}" % MAX_NESTING)
+
+
+def _too_deep(text: str) -> int | None:
+    """Offset where nesting passes MAX_NESTING, or None. Cheap: counts only when brackets are many.
+
+    Block nesting by indentation costs depth**2 bytes, so within MAX_FILE_BYTES only flow brackets
+    and compact `- - -` entries can nest deep enough to crash the C parser; both are checked here.
+    Brackets inside quoted text are counted too, which can only overestimate the depth.
+    """
+    if text.count("[") + text.count("{") > MAX_NESTING:
+        depth = 0
+        for match in _FLOW_BRACKET.finditer(text):
+            if match.group() in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return match.start()
+            elif depth:
+                depth -= 1
+    compact = _COMPACT_BLOCK_NESTING.search(text) if text.count("- ") > MAX_NESTING else None
+    return compact.start() if compact else None
 
 
 @dataclass(frozen=True)
@@ -119,6 +167,12 @@ def load_yaml_file(path: Path, display: str | None = None) -> tuple[LoadedYaml |
         offset = text.index("\x00")
         line = text.count("\n", 0, offset) + 1
         return problem("contains a NUL byte: this is not a text file", "save the file as UTF-8 text", line, 1)
+    deep_at = _too_deep(text)
+    if deep_at is not None:
+        line = text.count("\n", 0, deep_at) + 1
+        column = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
+        return problem(f"YAML: nested more than {MAX_NESTING} levels deep", "registry files need only a few levels",
+                       line, column)
     loader_class = _GuardedLoader if ("&" in text or "*" in text) else _FastLoader
     loader = loader_class(text)
     try:
@@ -128,13 +182,20 @@ def load_yaml_file(path: Path, display: str | None = None) -> tuple[LoadedYaml |
         message = error.problem or "invalid YAML"
         if error.context and not isinstance(error, _GuardError):
             message = f"{error.context}: {message}"
-        hint = "" if isinstance(error, _GuardError) else "check indentation, quotes and colons around this place"
+        if isinstance(error, _GuardError):
+            hint = ""
+        elif isinstance(error, yaml.constructor.ConstructorError):
+            hint = "registry files hold plain data: remove the !tag" if "tag" in message else "write plain keys and values"
+        else:
+            hint = "check indentation, quotes and colons around this place"
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         return problem(f"YAML: {message}", hint, line, column)
     except yaml.YAMLError as error:
         return problem(f"YAML: {error}")
     except RecursionError:
         return problem("YAML: nesting is too deep")
+    except (ValueError, TypeError, OverflowError, KeyError, AttributeError, IndexError) as error:  # a value PyYAML cannot build
+        return problem(f"YAML: a value could not be read ({error})", "registry files hold plain data: remove the !tag")
     finally:
         loader.dispose()
     if data is None:

@@ -30,7 +30,8 @@ def check(registry: Registry) -> Iterator[Finding]:
                 actual = getattr(statement, neuron_field)
                 if actual != expected:
                     yield Finding(key, ("support", index, neuron_field),
-                                  f"{neuron_field} is '{actual}' but {stack.id} {own_value} targets Neuron '{expected}'",
+                                  f"{neuron_field} is {'missing' if actual is None else repr(actual)} but "
+                                  f"{stack.id} {own_value} targets Neuron '{expected}'",
                                   f"set {neuron_field}: \"{expected}\" (from stacks.yaml)")
 
 
