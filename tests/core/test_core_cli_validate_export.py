@@ -1,0 +1,82 @@
+"""`neuron-compat validate` and `export` through the real command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "fixtures" / "registry"
+
+
+def cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "neuron_compat.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, **(env or {})})
+
+
+def bad_registry(tmp_path: Path) -> Path:
+    registry = tmp_path / "registry"
+    shutil.copytree(FIXTURE, registry)
+    path = registry / "families" / "bert.yaml"
+    path.write_text(path.read_text().replace("status: supported", "status: suported"))
+    return registry
+
+
+def test_valid_registry_prints_a_summary(tmp_path: Path) -> None:
+    result = cli("validate", str(FIXTURE), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.startswith("ok: 2 families, 3 statements, 2 stacks, 3 releases (newest 2.22.0)")
+
+
+def test_missing_registry_directory(tmp_path: Path) -> None:
+    result = cli("validate", "nowhere", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.strip() == "nowhere: registry directory not found"
+
+
+def test_formats_json_and_github(tmp_path: Path) -> None:
+    bad_registry(tmp_path)
+    as_json = cli("validate", "registry", "--format", "json", cwd=tmp_path)
+    assert as_json.returncode == 1
+    [problem] = json.loads(as_json.stdout)
+    assert problem == {"file": "registry/families/bert.yaml", "line": 8, "column": 13, "field": "support[0].status",
+                       "message": "'suported' is not one of the allowed values", "hint": "did you mean 'supported'?",
+                       "rule": "schema"}
+    github = cli("validate", "registry", "--format", "github", cwd=tmp_path)
+    assert github.stdout.strip() == (
+        "::error file=registry/families/bert.yaml,line=8,col=13,title=neuron-compat schema::"
+        "support[0].status: 'suported' is not one of the allowed values (did you mean 'supported'?)")
+
+
+def test_export_is_identical_across_directories_locales_and_time_zones(tmp_path: Path) -> None:
+    first = cli("export", str(FIXTURE), cwd=tmp_path)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    shutil.copytree(FIXTURE, other / "registry")
+    second = cli("export", "registry", cwd=other, env={"TZ": "Pacific/Kiritimati", "LC_ALL": "C", "LANG": "C"})
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+    data = json.loads(first.stdout)
+    assert [f["id"] for f in data["families"]] == ["bert", "llama"]
+
+
+def test_export_writes_atomically_and_refuses_bad_registry(tmp_path: Path) -> None:
+    out = tmp_path / "api" / "registry.json"
+    assert cli("export", str(FIXTURE), "-o", str(out), cwd=tmp_path).returncode == 0
+    good = out.read_text(encoding="utf-8")
+    bad_registry(tmp_path)
+    result = cli("export", "registry", "-o", str(out), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "nothing exported" in result.stderr
+    assert out.read_text(encoding="utf-8") == good
+    assert sorted(p.name for p in out.parent.iterdir()) == ["registry.json"]
+
+
+def test_no_command_prints_help_and_exits_2(tmp_path: Path) -> None:
+    result = cli(cwd=tmp_path)
+    assert result.returncode == 2
+    assert "validate" in result.stdout
