@@ -1,0 +1,148 @@
+"""`neuron-compat add-evidence FAMILY ...`: record a verified result without hand-editing YAML."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import difflib
+import sys
+from collections import Counter
+from pathlib import Path
+
+from ..vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically
+
+
+class _UsageError(ValueError):
+    pass
+
+
+def _choices(values: list[str] | None, allowed: list[str], option: str) -> tuple[str, ...]:
+    """Split comma lists ('bf16,fp8') and check each value against the vocabulary."""
+    result: list[str] = []
+    for value in values or []:
+        for item in (part.strip() for part in value.split(",")):
+            if not item:
+                continue
+            if item not in allowed:
+                close = difflib.get_close_matches(item, allowed, n=1)
+                hint = f"did you mean '{close[0]}'? " if close else ""
+                raise _UsageError(f"{option} {item}: not a known value ({hint}known: {', '.join(allowed)})")
+            if item not in result:
+                result.append(item)
+    return tuple(result)
+
+
+def _problem_counts(problems: list, skip_file: str) -> Counter:
+    return Counter((p.file, p.field, p.message) for p in problems if p.file != skip_file)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..candidate import validate_with_changes
+    from ..evidence import Evidence, EvidenceError, NothingToDo, hardware_of_instance, record_evidence
+    from ..problems import render_problems
+    from ..registry import FAMILIES_DIR
+    from ..validation import validate_registry
+    from ..yaml_loading import display_path
+
+    root: Path = args.registry
+    try:
+        dtypes = _choices(args.dtype, [d.value for d in Dtype], "--dtype")
+        attention = _choices(args.attention, [a.value for a in Attention], "--attention")
+        hardware = args.hardware
+        from_instance = hardware_of_instance(args.instance) if args.instance else None
+        if args.instance and from_instance is None:
+            raise _UsageError(f"--instance {args.instance}: not an Inferentia/Trainium instance type "
+                              "(e.g. inf2.xlarge, trn1.32xlarge, trn2.48xlarge)")
+        if hardware and from_instance and hardware != from_instance:
+            raise _UsageError(f"--hardware {hardware} does not match --instance {args.instance} ({from_instance})")
+        hardware = hardware or from_instance
+        if hardware is None:
+            raise _UsageError("give --instance (e.g. trn2.48xlarge) or --hardware (inf2, trn1, trn2, ...)")
+        if not args.url.startswith("https://"):
+            raise _UsageError(f"--url {args.url}: must be an https:// link to the log, gist, notebook or page")
+    except _UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+    if not root.is_dir():
+        print(f"error: {display_path(root)}: registry directory not found (pass --registry)", file=sys.stderr)
+        return EXIT_USAGE
+    path = root / FAMILIES_DIR / f"{args.family}.yaml"
+    shown = display_path(path)
+    if not path.is_file():
+        print(f"error: {shown} not found; start the family with `neuron-compat new {args.family} --from-config config.json`",
+              file=sys.stderr)
+        return EXIT_PROBLEMS
+    before = validate_registry(root)
+    family = before.registry.family_by_id.get(args.family)
+    own_problems = [p for p in before.problems if p.file == shown]
+    if family is None or own_problems:
+        print(render_problems(own_problems, "text"), file=sys.stderr)
+        print(f"{shown} has problems; fix them first (neuron-compat validate), then add the evidence", file=sys.stderr)
+        return EXIT_PROBLEMS
+
+    evidence = Evidence(
+        stack=args.stack, workload=args.workload, release=args.release, hardware=hardware, url=args.url,
+        verified=args.verified or dt.date.today(), kind=args.kind, title=args.title, by=args.by,
+        instance=args.instance, dtypes=dtypes, attention=attention, stack_version=args.stack_version,
+    )
+    text = path.read_text(encoding="utf-8")
+    try:
+        edit = record_evidence(before.registry, family, text, evidence)
+    except NothingToDo as done:
+        print(f"{shown}: {done}")
+        return EXIT_OK
+    except EvidenceError as error:
+        print(f"error: {shown}: {error}", file=sys.stderr)
+        return EXIT_PROBLEMS
+
+    after = validate_with_changes(root, {f"{FAMILIES_DIR}/{path.name}": edit.text})
+    new_problems = [p for p in after if p.file == shown]
+    grown = _problem_counts(after, shown) - _problem_counts(before.problems, shown)
+    new_problems += [p for p in after if (p.file, p.field, p.message) in grown]
+    if new_problems:
+        print(render_problems(new_problems, "text"), file=sys.stderr)
+        print(f"the edit would leave {len(new_problems)} problem(s); {shown} not changed", file=sys.stderr)
+        return EXIT_PROBLEMS
+
+    for action in edit.actions:
+        print(f"{shown}: {action}")
+    if args.dry_run:
+        sys.stdout.writelines(difflib.unified_diff(
+            text.splitlines(keepends=True), edit.text.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
+        print("(dry run: nothing written)")
+        return EXIT_OK
+    write_atomically(path, edit.text)
+    print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
+    return EXIT_OK
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "add-evidence", help="record a verified result (stack, Neuron release, instance, log) in a family file",
+        description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "
+        "statement that already covers the release (with any new dtype/attention), or ends an 'unknown' "
+        "statement and starts a supported one, or adds a new supported statement from --release on. Keeps "
+        "comments and key order, and writes nothing that would fail `neuron-compat validate`.",
+    )
+    parser.add_argument("family", help="family id (the file name without .yaml), e.g. llama")
+    parser.add_argument("--stack", required=True, help="stack id from stacks.yaml, e.g. optimum-neuron")
+    parser.add_argument("--workload", choices=[w.value for w in Workload], default="inference")
+    parser.add_argument("--release", required=True, metavar="VERSION", help="Neuron SDK release used, e.g. 2.21.0")
+    parser.add_argument("--instance", help="instance type used, e.g. trn2.48xlarge (sets the hardware)")
+    parser.add_argument("--hardware", choices=[h.value for h in Hardware], help="hardware, when no --instance is given")
+    parser.add_argument("--dtype", action="append", metavar="DTYPE", help="dtype(s) used: bf16, fp16, fp8, ... (repeatable or comma list)")
+    parser.add_argument("--attention", action="append", metavar="IMPL",
+                        help="attention implementation(s) used: sdpa, eager, nki-flash, native, ...")
+    parser.add_argument("--url", required=True, help="https link to the log, gist, notebook or page that shows the run")
+    parser.add_argument("--title", help="one-line description of the source (default: 'Run on INSTANCE with Neuron R')")
+    parser.add_argument("--by", metavar="HANDLE", help="who ran it (GitHub handle)")
+    parser.add_argument("--kind", choices=[SourceKind.REPRODUCIBLE_RUN.value, SourceKind.COMMUNITY_REPORT.value],
+                        default=SourceKind.REPRODUCIBLE_RUN.value, help="reproducible-run (default) or community-report")
+    parser.add_argument("--verified", type=dt.date.fromisoformat, metavar="YYYY-MM-DD", help="date of the run (default: today)")
+    parser.add_argument("--stack-version", metavar="VERSION",
+                        help="the stack's own version, for stacks with a version line (e.g. optimum-neuron 0.0.27)")
+    parser.add_argument("--dry-run", action="store_true", help="print the diff; write nothing")
+    add_registry_argument(parser, positional=False)
+    parser.set_defaults(handler=run)

@@ -1,0 +1,321 @@
+"""Turn "I ran family X on stack S, Neuron release R, hardware H" into the right edit of X's file.
+
+The rules, in the order they are tried (for the statements of stack S x workload W that list H):
+- one covers R and says supported or partial: the run is one more source for it; a dtype or attention
+  implementation the run used and the statement lacks is added to it;
+- one covers R and says unknown: the run ends the unknown for H from R on. The unknown statement keeps
+  its other hardware and the releases before R; a supported statement for H starts at R (and ends
+  where the unknown one ended);
+- one covers R and says unsupported: the run contradicts a sourced claim. Nothing is written; a person
+  must decide (and say why in the pull request);
+- none covers R: a new supported statement for H starts at R and ends where the next later statement
+  for the same stack/workload/hardware begins, so no two statements overlap.
+The edit is made on the round-trip YAML (comments, key order, quoting kept) and checked by the full
+validator before anything is written (see commands/add_evidence.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from . import roundtrip
+from .registry import Registry
+from .schema import Family, Stack, Statement
+from .versions import version_key
+from .views import covers
+from .vocabulary import SourceKind, Status
+
+# Field order of a statement and of a source in the schema: new keys go where a person would put them.
+STATEMENT_FIELDS = tuple(Statement.model_fields)
+SOURCE_FIELDS = ("url", "title", "kind", "verified", "by", "release", "instance")
+_VERSION_FIELDS = {"since", "until", "stack_since", "stack_until", "release"}
+_INSTANCE_FAMILY = re.compile(r"^(inf|trn)(\d+)[a-z]*\.", re.IGNORECASE)
+
+
+class EvidenceError(ValueError):
+    """The evidence cannot be recorded as given; the message says why and what to do."""
+
+
+class NothingToDo(EvidenceError):
+    """The file already says everything the evidence says."""
+
+
+def hardware_of_instance(instance: str) -> str | None:
+    """'trn2.48xlarge' -> 'trn2', 'trn1n.32xlarge' -> 'trn1', 'inf2.xlarge' -> 'inf2'; None if unrecognised."""
+    match = _INSTANCE_FAMILY.match(instance)
+    return f"{match.group(1).lower()}{match.group(2)}" if match else None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One verified result, as a contributor reports it."""
+
+    stack: str
+    workload: str
+    release: str
+    hardware: str
+    url: str
+    verified: dt.date
+    kind: str = SourceKind.REPRODUCIBLE_RUN.value
+    title: str | None = None
+    by: str | None = None
+    instance: str | None = None
+    dtypes: tuple[str, ...] = ()
+    attention: tuple[str, ...] = ()
+    stack_version: str | None = None
+
+    def source_map(self) -> CommentedMap:
+        title = self.title
+        if title is None and self.kind == SourceKind.REPRODUCIBLE_RUN.value:
+            where = f" on {self.instance}" if self.instance else f" on {self.hardware}"
+            title = f"Run{where} with Neuron {self.release}"
+        return roundtrip.mapping({
+            "url": self.url,
+            "title": title,
+            "kind": self.kind,
+            "verified": self.verified,
+            "by": self.by,
+            "release": roundtrip.quoted(self.release),
+            "instance": self.instance,
+        })
+
+
+@dataclass
+class EvidenceEdit:
+    """The new text of the family file and, in plain words, what changed."""
+
+    text: str
+    actions: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.actions)
+
+
+def check_evidence(registry: Registry, family: Family, evidence: Evidence) -> None:
+    """Refuse evidence that names things the registry does not know, with the valid choices."""
+    stack = registry.stack_by_id.get(evidence.stack)
+    if stack is None:
+        raise EvidenceError(f"stack '{evidence.stack}' is not in stacks.yaml (known: {', '.join(sorted(registry.stack_by_id))})")
+    if evidence.workload not in stack.workloads:
+        raise EvidenceError(f"stack '{stack.id}' does not do {evidence.workload} (it does: {', '.join(stack.workloads)})")
+    if evidence.hardware not in stack.hardware:
+        raise EvidenceError(f"stack '{stack.id}' does not list {evidence.hardware} (it lists: {', '.join(stack.hardware)})")
+    release = registry.release_by_version.get(evidence.release)
+    if release is None:
+        versions = registry.release_versions
+        known = f"{versions[0]} to {versions[-1]}" if versions else "none"
+        raise EvidenceError(f"Neuron release '{evidence.release}' is not in releases.yaml (known: {known}); "
+                            "add the release there first")
+    if release.hardware and evidence.hardware not in release.hardware:
+        raise EvidenceError(f"Neuron {release.version} does not list {evidence.hardware} hardware "
+                            f"(it lists: {', '.join(release.hardware)}); check --release and --instance")
+    if evidence.stack_version is not None:
+        targets = {v.version: v.neuron for v in stack.versions}
+        if evidence.stack_version not in targets:
+            listed = f"known: {', '.join(targets)}" if targets else f"{stack.id} has no version line of its own"
+            raise EvidenceError(f"{stack.id} version '{evidence.stack_version}' is not in stacks.yaml ({listed})")
+        if targets[evidence.stack_version] != evidence.release:
+            raise EvidenceError(f"{stack.id} {evidence.stack_version} targets Neuron {targets[evidence.stack_version]}, "
+                                f"not {evidence.release} (stacks.yaml); check --release and --stack-version")
+
+
+def stack_version_for(stack: Stack, evidence: Evidence) -> str | None:
+    """The stack's own version a new statement starts at: the one the run used, or the only one for R.
+
+    Stacks with their own version line (optimum-neuron) need `stack_since` on supported statements;
+    stacks.yaml says which of their versions targets which Neuron release.
+    """
+    if not stack.versions or evidence.stack_version is not None:
+        return evidence.stack_version
+    candidates = [v.version for v in stack.versions if v.neuron == evidence.release]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise EvidenceError(f"no {stack.id} version in stacks.yaml targets Neuron {evidence.release}; "
+                            f"add the version you ran to stacks.yaml and pass --stack-version")
+    raise EvidenceError(f"several {stack.id} versions target Neuron {evidence.release} ({', '.join(candidates)}); "
+                        "pass --stack-version with the one you ran")
+
+
+def statement_to_map(statement: Statement, **changes: Any) -> CommentedMap:
+    """A statement as round-trip YAML in schema order: versions quoted, short lists on one line."""
+    data = statement.model_dump(mode="python", exclude_defaults=True)
+    data.update(changes)
+    return roundtrip.mapping({name: _to_yaml(name, data.get(name)) for name in STATEMENT_FIELDS})
+
+
+def _to_yaml(name: str, value: Any) -> Any:
+    if value is None or value == [] or value == {}:
+        return None
+    if name in _VERSION_FIELDS and isinstance(value, str):
+        return roundtrip.quoted(value)
+    if isinstance(value, dict):
+        return roundtrip.mapping({key: _to_yaml(key, item) for key, item in value.items()})
+    if isinstance(value, list):
+        if all(not isinstance(item, (dict, list)) for item in value):
+            return roundtrip.flow_list(value)
+        seq = CommentedSeq()
+        seq.extend(_to_yaml(name, item) for item in value)
+        return seq
+    return value
+
+
+def describe(statement: Statement | CommentedMap, index: int) -> str:
+    get = statement.get if isinstance(statement, CommentedMap) else lambda key: getattr(statement, key)
+    since = f", since {get('since')}" if get("since") else ""
+    until = f", until {get('until')}" if get("until") else ""
+    return (f"support[{index}] ({get('stack')} / {get('workload')} on {', '.join(get('hardware'))}: "
+            f"{get('status')}{since}{until})")
+
+
+class _Editor:
+    """Applies the rules above to one family file's round-trip document."""
+
+    def __init__(self, family: Family, text: str, evidence: Evidence, stack: Stack) -> None:
+        self.family = family
+        self.stack = stack
+        self.evidence = evidence
+        self.yaml, self.doc = roundtrip.load(text)
+        self.actions: list[str] = []
+        support = self.doc.get("support")
+        if support is None:
+            roundtrip.set_after(self.doc, "support", CommentedSeq(), after=tuple(Family.model_fields))
+            support = self.doc["support"]
+        if support.fa.flow_style():
+            support.fa.set_block_style()
+        self.support: CommentedSeq = support
+        self.tail = roundtrip.detach_item_comments(support)
+        for item in support:
+            roundtrip.detach_item_comments(item.get("sources"))
+        # Positions in the document move as statements are inserted; the models keep the original order.
+        self.position = list(range(len(family.support)))
+
+    def apply(self) -> EvidenceEdit:
+        evidence = self.evidence
+        matching = [
+            (index, statement) for index, statement in enumerate(self.family.support)
+            if statement.stack == evidence.stack and statement.workload == evidence.workload
+            and evidence.hardware in statement.hardware
+        ]
+        covering = [(index, statement) for index, statement in matching if covers(statement, evidence.release)]
+        if covering:
+            index, statement = covering[0]
+            status = Status(statement.status)
+            if status in (Status.SUPPORTED, Status.PARTIAL):
+                self._add_to(index, statement)
+            elif status is Status.UNKNOWN:
+                self._end_unknown(index, statement)
+            else:
+                raise EvidenceError(
+                    f"{describe(statement, index)} says unsupported at {evidence.release}, and a source backs it; "
+                    "a working run contradicts it. Edit the file by hand (end that statement with until and add "
+                    "a supported one) and explain the difference in the pull request."
+                )
+        else:
+            self._add_new(matching)
+        roundtrip.reattach_tail(self.support, self.tail)
+        return EvidenceEdit(roundtrip.dump(self.yaml, self.doc), self.actions)
+
+    # -- the three edits ---------------------------------------------------------------------------
+
+    def _add_to(self, index: int, statement: Statement) -> None:
+        node = self.support[self.position[index]]
+        where = describe(statement, index)
+        for name, values in (("dtypes", self.evidence.dtypes), ("attention", self.evidence.attention)):
+            new = [value for value in values if value not in getattr(statement, name)]
+            if not new:
+                continue
+            if name in node and isinstance(node[name], list):
+                node[name].extend(new)
+            else:
+                roundtrip.set_after(node, name, roundtrip.flow_list(new), after=_fields_before(name))
+            self.actions.append(f"added {name} {', '.join(new)} to {where}")
+        if any(source.url == self.evidence.url for source in statement.sources):
+            if not self.actions:
+                raise NothingToDo(f"{where} already cites {self.evidence.url}; nothing changed")
+            return
+        node["sources"].append(self.evidence.source_map())
+        self.actions.append(f"added the source to {where}")
+
+    def _end_unknown(self, index: int, statement: Statement) -> None:
+        evidence = self.evidence
+        node = self.support[self.position[index]]
+        where = describe(statement, index)
+        starts_before = statement.since is None or version_key(statement.since) < version_key(evidence.release)
+        others = [h for h in statement.hardware if h != evidence.hardware]
+        inserts: list[CommentedMap] = []
+        if others:
+            hardware = node["hardware"]
+            del hardware[list(hardware).index(evidence.hardware)]
+            self.actions.append(f"removed {evidence.hardware} from {where}")
+            if starts_before:
+                inserts.append(statement_to_map(statement, hardware=[evidence.hardware], until=evidence.release))
+                self.actions.append(f"kept {evidence.hardware} unknown before {evidence.release} in a statement of its own")
+        elif starts_before:
+            roundtrip.set_after(node, "until", roundtrip.quoted(evidence.release), after=_fields_before("until"))
+            self.actions.append(f"ended {where} at {evidence.release} (until: \"{evidence.release}\")")
+        else:
+            self.support[self.position[index]] = self._new_statement(statement.until)
+            self.actions.insert(-1, f"replaced {where}: the run at its first release answers it")
+            return
+        inserts.append(self._new_statement(statement.until))
+        self._insert(self.position[index] + 1, inserts, index)
+
+    def _add_new(self, matching: list[tuple[int, Statement]]) -> None:
+        release_key = version_key(self.evidence.release)
+        later = [s.since for _, s in matching if s.since is not None and version_key(s.since) > release_key]
+        until = min(later, key=version_key) if later else None
+        group = [index for index, s in enumerate(self.family.support)
+                 if s.stack == self.evidence.stack and s.workload == self.evidence.workload]
+        if group:
+            self._insert(self.position[group[-1]] + 1, [self._new_statement(until)], group[-1])
+        else:
+            self._insert(len(self.support), [self._new_statement(until)], len(self.position) - 1)
+
+    # -- helpers -------------------------------------------------------------------------------------
+
+    def _new_statement(self, until: str | None) -> CommentedMap:
+        evidence = self.evidence
+        stack_since = stack_version_for(self.stack, evidence)
+        node = roundtrip.mapping({
+            "stack": evidence.stack,
+            "workload": evidence.workload,
+            "hardware": roundtrip.flow_list([evidence.hardware]),
+            "status": Status.SUPPORTED.value,
+            "since": roundtrip.quoted(evidence.release),
+            "until": roundtrip.quoted(until) if until else None,
+            "stack_since": roundtrip.quoted(stack_since) if stack_since else None,
+            "attention": roundtrip.flow_list(evidence.attention) if evidence.attention else None,
+            "dtypes": roundtrip.flow_list(evidence.dtypes) if evidence.dtypes else None,
+            "sources": CommentedSeq([evidence.source_map()]),
+        })
+        range_text = f"since {evidence.release}" + (f", until {until}" if until else "")
+        self.actions.append(
+            f"added a supported statement for {evidence.stack} / {evidence.workload} on {evidence.hardware} ({range_text})"
+        )
+        return node
+
+    def _insert(self, at: int, nodes: list[CommentedMap], after_model_index: int) -> None:
+        for offset, node in enumerate(nodes):
+            self.support.insert(at + offset, node)
+        self._shift(after_model_index + 1, len(nodes))
+
+    def _shift(self, from_model_index: int, by: int) -> None:
+        for model_index in range(max(from_model_index, 0), len(self.position)):
+            self.position[model_index] += by
+
+
+def _fields_before(name: str) -> tuple[str, ...]:
+    return STATEMENT_FIELDS[: STATEMENT_FIELDS.index(name)]
+
+
+def record_evidence(registry: Registry, family: Family, text: str, evidence: Evidence) -> EvidenceEdit:
+    """The family file's new text with `evidence` recorded (raises EvidenceError / NothingToDo)."""
+    check_evidence(registry, family, evidence)
+    return _Editor(family, text, evidence, registry.stack_by_id[evidence.stack]).apply()
