@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from .locate import Locator
 from .problems import Problem
-from .schema import Family, RegistryMeta, ReleasesFile, Release, Stack, StacksFile, TransformersSnapshot
+from .schema import Family, RegistryMeta, Release, ReleasesFile, Stack, StacksFile, TransformersSnapshot
 from .schema_errors import problems_from_validation
 from .versions import version_key
 from .yaml_loading import LoadedYaml, display_path, load_yaml_file

@@ -1,0 +1,86 @@
+"""`neuron-compat changelog --from REV --to REV`: the data changelog between two git revisions."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+
+
+class GitError(Exception):
+    pass
+
+
+def _git(repo: Path, *args: str) -> bytes:
+    try:
+        completed = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+    if completed.returncode != 0:
+        message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(message[-1] if message else f"git {' '.join(args)} failed")
+    return completed.stdout
+
+
+def extract_registry(repo: Path, revision: str, registry_path: str, into: Path) -> Path | None:
+    """Write the registry tree of `revision` under `into`; None when that revision has no such directory."""
+    try:
+        _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    except GitError:
+        raise GitError(f"'{revision}' is not a commit, tag or branch of the repository at {repo}") from None
+    listing = _git(repo, "ls-tree", "-d", "--name-only", revision, "--", registry_path).decode().split()
+    if registry_path.rstrip("/") not in listing:
+        return None
+    archive = _git(repo, "archive", "--format=tar", revision, "--", registry_path)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / registry_path
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..datadiff import diff_registries
+    from .diff import RegistryProblems, load_for_diff, render
+
+    repo: Path = args.repo
+    with tempfile.TemporaryDirectory(prefix="neuron-compat-changelog-") as tmp:
+        try:
+            before_dir = extract_registry(repo, args.from_rev, args.path, Path(tmp) / "from")
+            after_dir = extract_registry(repo, args.to_rev, args.path, Path(tmp) / "to")
+        except GitError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        if after_dir is None:
+            print(f"error: {args.to_rev} has no {args.path}/ directory", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            before = load_for_diff(before_dir or Path(tmp) / "absent", args.from_rev, missing_is_empty=True)
+            after = load_for_diff(after_dir, args.to_rev)
+        except RegistryProblems:
+            return EXIT_PROBLEMS
+        diff = diff_registries(before, after)
+    version = diff.data_version[1]
+    title = f"Data {version}" if version else f"Changes from {args.from_rev} to {args.to_rev}"
+    if version:
+        title += f" (changes since {args.from_rev})"
+    sys.stdout.write(render(diff, args.format, title))
+    return EXIT_OK
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "changelog", help="the data changelog between two git revisions (e.g. two data tags)",
+        description="Read the registry of two git revisions (git archive into temporary directories) and print "
+        "what changed in the published claims, with the same engine as `neuron-compat diff`.",
+    )
+    parser.add_argument("--from", dest="from_rev", required=True, metavar="REV", help="the older revision (tag, branch, commit)")
+    parser.add_argument("--to", dest="to_rev", default="HEAD", metavar="REV", help="the newer revision (default: HEAD)")
+    parser.add_argument("--repo", type=Path, default=Path("."), help="the git repository (default: .)")
+    parser.add_argument("--path", default="registry", help="the registry directory inside the repository (default: registry)")
+    parser.add_argument("--format", choices=("markdown", "text"), default="markdown")
+    parser.set_defaults(handler=run)
