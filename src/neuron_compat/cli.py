@@ -14,6 +14,11 @@ COMMAND_MODULES = (
     "validate",
     "schema",
     "export",
+    "new",
+    "add_evidence",
+    "diff",
+    "changelog",
+    "stale",
 )
 
 
