@@ -1,0 +1,1 @@
+"""One module per page type; each `render(registry)` returns {docs path: content}."""

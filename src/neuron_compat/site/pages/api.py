@@ -1,0 +1,107 @@
+"""Machine-readable output: the registry, one JSON per family, the JSON Schemas and badge endpoints.
+
+`api/registry.json` is exactly `export.registry_to_json` (the check page reads it). Family files wrap the
+same family object with fields computed at the newest release, named apart under "computed".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...export import dumps, family_to_json, registry_to_json
+from ...json_schema import schema_text
+from ...registry import Registry
+from ...schema import SCHEMA_MODELS
+from ...views import display_status
+from .. import urls
+from ..presentation import status_style
+from ..support import combinations, statements_for
+from ..templating import html_block, render as render_template
+from .matrix import MATRIX_JSON
+
+REGISTRY_JSON = "api/registry.json"
+
+
+def badge(registry: Registry, family_id: str, stack_id: str, workload: str) -> dict[str, Any]:
+    """A shields.io endpoint document for one family x stack x workload at the newest release."""
+    family = registry.family_by_id[family_id]
+    stack = registry.stack_by_id[stack_id]
+    release = registry.newest_release
+    current = statements_for(family, stack_id, workload, release) if release else []
+    statuses = sorted({display_status(s) for s in current}, key=lambda s: status_style(s).rank)
+    status = statuses[0] if statuses else "none"
+    message = status_style(status).label.lower()
+    sinces = sorted({s.since for s in current if s.since})
+    if status.startswith("supported") and sinces:
+        message += f" since {sinces[0]}"
+    return {
+        "schemaVersion": 1,
+        "label": f"{stack.id} {workload}",
+        "message": message,
+        "color": status_style(status).badge_color,
+    }
+
+
+def family_document(registry: Registry, family_id: str) -> dict[str, Any]:
+    family = registry.family_by_id[family_id]
+    release = registry.newest_release
+    computed = []
+    for stack, workload in combinations(registry):
+        current = statements_for(family, stack.id, workload, release) if release else []
+        if not current and not statements_for(family, stack.id, workload, None):
+            continue
+        computed.append({
+            "stack": stack.id,
+            "workload": workload,
+            "statuses": sorted({display_status(s) for s in current}) or ["none"],
+            "hardware": sorted({str(h) for s in current for h in s.hardware}),
+            "anchor": f"{stack.id}-{workload}",
+            "badge": urls.badge_json(family.id, stack.id, workload),
+        })
+    return {
+        "format": 1,
+        "newest_release": release,
+        "family": family_to_json(family),
+        "computed": {"page": urls.family_url(family.id), "at_newest_release": computed},
+    }
+
+
+def render(registry: Registry) -> dict[str, str]:
+    files = {REGISTRY_JSON: dumps(registry_to_json(registry))}
+    for kind in SCHEMA_MODELS:
+        files[urls.schema_json(kind)] = schema_text(kind)
+    for family in registry.families:
+        files[urls.family_json(family.id)] = dumps(family_document(registry, family.id))
+        for stack, workload in combinations(registry):
+            files[urls.badge_json(family.id, stack.id, workload)] = (
+                json.dumps(badge(registry, family.id, stack.id, workload), ensure_ascii=False) + "\n"
+            )
+    return files
+
+
+def fragment(registry: Registry) -> str:
+    """The endpoint table of the API page, with real examples from this registry."""
+    example = registry.families[0] if registry.families else None
+    combos = combinations(registry)
+    example_badge = None
+    if example and combos:
+        stack, workload = combos[0]
+        example_badge = {
+            "path": urls.badge_json(example.id, stack.id, workload),
+            "json": json.dumps(badge(registry, example.id, stack.id, workload), ensure_ascii=False),
+        }
+    def href(path: str) -> str:
+        return urls.relative_url(path, "api/")
+
+    html = render_template(
+        "api_endpoints.html.j2",
+        href=href,
+        example=example,
+        example_badge=example_badge,
+        schemas=[urls.schema_json(kind) for kind in SCHEMA_MODELS],
+        registry_json=REGISTRY_JSON,
+        matrix_json=MATRIX_JSON,
+        family_count=len(registry.families),
+    )
+    return html_block(html)

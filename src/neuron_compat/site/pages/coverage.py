@@ -1,0 +1,138 @@
+"""Coverage: for each stack x workload, the share of a reference list it covers, and what is missing.
+
+References: the transformers text-generation model types (registry/upstream snapshot, `causal_lm`) and,
+when present, Hub popularity snapshots (hub-top-*.yaml). A model type counts as covered when a family
+that lists it has a supported or partial statement for the stack x workload at the newest release.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...registry import Registry
+from ...views import display_status, statements_at
+from .. import urls
+from ..support import combinations
+from ..upstream import HubSnapshot
+from .common import block, front_matter, heading, page
+
+COVERED = ("supported", "supported-with-requirements", "partial")
+
+
+@dataclass
+class CoverageRow:
+    stack_id: str
+    stack_name: str
+    workload: str
+    total: int
+    supported: int = 0
+    partial: int = 0
+    missing: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def covered(self) -> int:
+        return self.supported + self.partial
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.covered / self.total if self.total else 0.0
+
+
+@dataclass
+class Reference:
+    id: str
+    title: str
+    description: str
+    unit: str  # "model types" or "models"
+    total: int
+    rows: list[CoverageRow]
+    problem: str | None = None
+    source: str | None = None
+    taken: str | None = None
+
+
+def status_by_model_type(registry: Registry) -> dict[tuple[str, str, str], str]:
+    """(model_type, stack, workload) -> best covered status at the newest release ('supported'/'partial')."""
+    release = registry.newest_release
+    found: dict[tuple[str, str, str], str] = {}
+    if release is None:
+        return found
+    for family in registry.families:
+        for statement in statements_at(family, release):
+            status = display_status(statement)
+            if status not in COVERED:
+                continue
+            label = "partial" if status == "partial" else "supported"
+            for model_type in family.model_types:
+                key = (model_type, statement.stack, str(statement.workload))
+                if found.get(key) != "supported":
+                    found[key] = label
+    return found
+
+
+def family_of(registry: Registry) -> dict[str, str]:
+    return {t: f.id for f in registry.families for t in f.model_types}
+
+
+def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: str) -> list[CoverageRow]:
+    """items: (label shown when missing, model_type or None)."""
+    status = status_by_model_type(registry)
+    owners = family_of(registry)
+    rows = []
+    for stack, workload in combinations(registry):
+        row = CoverageRow(stack.id, stack.name, workload, len(items))
+        for label, model_type in items:
+            found = status.get((model_type, stack.id, workload)) if model_type else None
+            if found == "supported":
+                row.supported += 1
+            elif found == "partial":
+                row.partial += 1
+            else:
+                owner = owners.get(model_type or "")
+                row.missing.append({
+                    "label": label,
+                    "model_type": model_type or "",
+                    "url": urls.relative_url(urls.family_url(owner), "coverage/") if owner else "",
+                })
+        rows.append(row)
+    return rows
+
+
+def references(registry: Registry, hub_snapshots: list[HubSnapshot]) -> list[Reference]:
+    found = []
+    snapshot = registry.transformers
+    if snapshot is not None and snapshot.causal_lm:
+        items = [(t, t) for t in sorted(snapshot.causal_lm)]
+        found.append(Reference(
+            "transformers-causal-lm", "transformers text-generation model types",
+            f"The model types with a causal-LM class in transformers {snapshot.transformers_version} "
+            f"(snapshot taken {snapshot.taken.isoformat()}).",
+            "model types", len(items), _rows(registry, items, "model type"),
+            source=snapshot.source, taken=snapshot.taken.isoformat(),
+        ))
+    for hub in hub_snapshots:
+        if hub.problem:
+            found.append(Reference(hub.name, hub.title, "", "models", 0, [], problem=hub.problem))
+            continue
+        items = [(m.repo_id, m.model_type) for m in hub.models]
+        untyped = sum(1 for m in hub.models if not m.model_type)
+        description = f"{len(items)} popular Hub models; a model counts when its model_type is covered."
+        if untyped:
+            description += f" {untyped} of them have no model_type in the snapshot and count as missing."
+        found.append(Reference(hub.name, hub.title, description, "models", len(items),
+                               _rows(registry, items, "model"), source=hub.source, taken=hub.taken))
+    return found
+
+
+def render(registry: Registry, hub_snapshots: list[HubSnapshot] | None = None) -> dict[str, str]:
+    refs = references(registry, hub_snapshots or [])
+    parts = [
+        front_matter(title="Coverage"),
+        heading(1, "Coverage"),
+        block("coverage_intro.html.j2", release=registry.newest_release, references=refs,
+              has_hub=bool(hub_snapshots)),
+    ]
+    for ref in refs:
+        parts.append(heading(2, ref.title, ref.id))
+        parts.append(block("coverage_reference.html.j2", ref=ref))
+    return {"coverage.md": page(*parts)}

@@ -1,0 +1,136 @@
+"""Family pages (one per family, stable anchors per stack x workload), the families index, and
+redirect pages for renamed family ids."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from ...registry import Registry
+from ...schema import Family
+from ...views import statements_at
+from .. import urls
+from ..presentation import NO_STATEMENT
+from ..summary import family_advice
+from ..support import StatementGroup, best_status, search_terms, statement_groups, statements_for
+from .common import block, front_matter, heading, page
+
+
+@dataclass(frozen=True)
+class OverviewRow:
+    stack: object
+    workload: str
+    anchor: str
+    status: str
+    hardware: list[str]
+    history: str
+
+
+def _history(group: StatementGroup) -> str:
+    parts = []
+    for item in group.statements:
+        s = item.statement
+        span = f"{s.since or 'all'}" + (f"–{s.until}" if s.until else "+")
+        parts.append(f"{s.status} {span} ({', '.join(str(h) for h in s.hardware)})")
+    return "; ".join(parts)
+
+
+def family_links(registry: Registry, family: Family, from_url: str) -> dict[str, str]:
+    release = registry.newest_release or ""
+    repo_path = f"registry/families/{family.id}.yaml"
+    title = f"Result: {family.name} on Neuron {release}".strip()
+    return {
+        "edit": urls.edit_url(repo_path),
+        "source": urls.source_url(repo_path),
+        "json": urls.relative_url(urls.family_json(family.id), from_url),
+        "report": urls.new_issue_url("report-result.yml", title, family=family.id, release=release),
+        "release": urls.relative_url(urls.release_url(release), from_url) if release else "",
+        "release_base": urls.relative_url("releases/", from_url),
+    }
+
+
+def family_page(registry: Registry, family: Family) -> str:
+    url = urls.family_url(family.id)
+    links = family_links(registry, family, url)
+    release = registry.newest_release
+    groups = statement_groups(registry, family)
+    rows = []
+    for group in groups:
+        current = statements_for(family, group.stack.id, group.workload, release) if release else []
+        rows.append(OverviewRow(
+            group.stack, group.workload, group.anchor, best_status(current) if current else NO_STATEMENT,
+            sorted({str(h) for s in current for h in s.hardware}), _history(group),
+        ))
+    parts = [
+        front_matter(search={"boost": 3}),
+        heading(1, family.name),
+        block("family_head.html.j2", family=family, links=links),
+        heading(2, "Which stack to pick", "summary"),
+        block("family_summary.html.j2", advice=family_advice(registry, family), links=links),
+        heading(2, "Names and identifiers", "identifiers"),
+        block("family_identifiers.html.j2", family=family, search_terms=search_terms(family)),
+    ]
+    if groups:
+        parts.append(heading(2, "Support overview", "overview"))
+        parts.append(block("family_overview.html.j2", rows=rows, release=release))
+    else:
+        parts.append(heading(2, "Support", "overview"))
+        parts.append(block("empty.html.j2", message="No support statements yet: every stack is unknown for this family."))
+    for group in groups:
+        stack_links = {
+            **links,
+            "stack": urls.relative_url(f"stacks/#{group.stack.id}", url),
+            "badge": urls.relative_url(urls.badge_json(family.id, group.stack.id, group.workload), url),
+        }
+        parts.append(heading(2, f"{group.stack.name} · {group.workload}", group.anchor))
+        parts.append(block("statement_group.html.j2", group=group, links=stack_links))
+    return page(*parts)
+
+
+def families_index(registry: Registry) -> str:
+    url = "families/"
+    release = registry.newest_release
+    entries = []
+    for family in registry.families:
+        current = statements_at(family, release) if release else []
+        supported = sorted({registry.stack_by_id[s.stack].name for s in current if str(s.status) in ("supported", "partial")})
+        entries.append({
+            "family": family,
+            "url": urls.relative_url(urls.family_url(family.id), url),
+            "status": best_status(current),
+            "stacks": supported,
+        })
+    return page(
+        front_matter(title="Families"),
+        heading(1, "Model families"),
+        block("families_index.html.j2", entries=entries, release=release),
+    )
+
+
+def redirect_page(target_from_here: str) -> str:
+    """A static page that forwards an old family id to its new page (keeping any #fragment)."""
+    target = escape(target_from_here, quote=True)
+    return (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>Moved</title><link rel=\"canonical\" href=\"{target}\">"
+        f"<meta http-equiv=\"refresh\" content=\"0; url={target}\">"
+        f"<script>location.replace({escape_js(target_from_here)} + location.hash)</script>"
+        f"</head><body><p>This family moved to <a href=\"{target}\">{target}</a>.</p></body></html>\n"
+    )
+
+
+def escape_js(text: str) -> str:
+    import json
+
+    return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def render(registry: Registry) -> dict[str, str]:
+    files = {"families/index.md": families_index(registry)}
+    for family in registry.families:
+        files[urls.family_page(family.id)] = family_page(registry, family)
+        for old in family.previous_ids:
+            if old in registry.family_by_id:
+                continue
+            files[f"families/{old}/index.html"] = redirect_page(f"../{family.id}/")
+    return files

@@ -1,0 +1,31 @@
+"""The home page's generated part: what the site answers in numbers, a search box and the check box."""
+
+from __future__ import annotations
+
+from ...registry import Registry
+from ...views import display_status, release_changes, statements_at
+from .. import urls
+from ..templating import html_block, render
+
+
+def fragment(registry: Registry) -> str:
+    release = registry.newest_release
+    statements = sum(len(f.support) for f in registry.families)
+    supported = 0
+    for family in registry.families:
+        if release and any(display_status(s) != "unknown" and str(s.status) in ("supported", "partial")
+                           for s in statements_at(family, release)):
+            supported += 1
+    changes = release_changes(registry, release) if release else []
+    html = render(
+        "home.html.j2",
+        release=release,
+        release_url=urls.release_url(release) if release else None,
+        families=len(registry.families),
+        statements=statements,
+        stacks=len(registry.stacks),
+        releases=len(registry.releases),
+        supported=supported,
+        changes=len(changes),
+    )
+    return html_block(html)

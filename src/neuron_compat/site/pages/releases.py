@@ -1,0 +1,134 @@
+"""One page per Neuron release (what changed in the data since the previous release) and the index.
+
+The changes are `views.release_changes`: the difference of the per-release cells, never hand-written.
+Cells that differ only by hardware are folded into one line so a release reads as a short list.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ...registry import Registry
+from ...views import Change, release_changes
+from .. import urls
+from ..presentation import NO_STATEMENT
+from .common import block, front_matter, heading, page
+
+KIND_ORDER = ("added", "changed", "removed")
+
+
+@dataclass(frozen=True)
+class ChangeLine:
+    kind: str
+    family_id: str
+    family_name: str
+    stack_name: str
+    workload: str
+    hardware: list[str]
+    before: str
+    after: str
+    url: str
+
+
+def fold(registry: Registry, changes: list[Change], from_url: str) -> dict[str, list[ChangeLine]]:
+    grouped: dict[tuple[str, str, str, str, str | None, str | None], list[str]] = defaultdict(list)
+    for change in changes:
+        key = (change.kind, change.key.family, change.key.stack, change.key.workload, change.before, change.after)
+        grouped[key].append(change.key.hardware)
+    folded: dict[str, list[ChangeLine]] = {kind: [] for kind in KIND_ORDER}
+    for (kind, family_id, stack_id, workload, before, after), hardware in sorted(grouped.items(), key=lambda i: (i[0][1], i[0][2], i[0][3], i[0][0])):
+        family = registry.family_by_id[family_id]
+        stack = registry.stack_by_id[stack_id]
+        folded[kind].append(ChangeLine(
+            kind, family_id, family.name, stack.name, workload, sorted(hardware),
+            before or NO_STATEMENT, after or NO_STATEMENT,
+            urls.relative_url(urls.family_url(family_id, f"{stack_id}-{workload}"), from_url),
+        ))
+    return folded
+
+
+def release_notes(registry: Registry, version: str, from_url: str) -> list[dict[str, object]]:
+    """Statement notes tied to this release, so its page says what changed in words too."""
+    found = []
+    for family in registry.families:
+        for statement in family.support:
+            for note in statement.notes:
+                if note.release == version:
+                    found.append({
+                        "family": family.name,
+                        "stack": registry.stack_by_id[statement.stack].name,
+                        "workload": str(statement.workload),
+                        "text": note.text,
+                        "url": urls.relative_url(urls.family_url(family.id, statement.anchor), from_url),
+                    })
+    return found
+
+
+def release_page(registry: Registry, version: str) -> str:
+    url = urls.release_url(version)
+    release = registry.release_by_version[version]
+    versions = registry.release_versions
+    position = versions.index(version)
+    previous = versions[position - 1] if position > 0 else None
+    following = versions[position + 1] if position + 1 < len(versions) else None
+    changes = fold(registry, release_changes(registry, version), url)
+    context = {
+        "release": release,
+        "previous": previous,
+        "previous_url": urls.relative_url(urls.release_url(previous), url) if previous else None,
+        "next": following,
+        "next_url": urls.relative_url(urls.release_url(following), url) if following else None,
+        "changes": changes,
+        "notes": release_notes(registry, version, url),
+        "matrix_url": urls.relative_url("matrix/", url) + f"?release={version}",
+        "stacks_shipped": [s for s in registry.stacks if _ships(s, version)],
+    }
+    return page(
+        front_matter(title=f"Neuron {version}"),
+        heading(1, f"Neuron {version}"),
+        block("release_head.html.j2", **context),
+        heading(2, f"Added ({len(changes['added'])})", "added"),
+        block("release_changes.html.j2", lines=changes["added"], kind="added", previous=previous),
+        heading(2, f"Changed ({len(changes['changed'])})", "changed"),
+        block("release_changes.html.j2", lines=changes["changed"], kind="changed", previous=previous),
+        heading(2, f"Removed ({len(changes['removed'])})", "removed"),
+        block("release_changes.html.j2", lines=changes["removed"], kind="removed", previous=previous),
+        heading(2, "Notes for this release", "notes"),
+        block("release_notes.html.j2", notes=context["notes"]),
+    )
+
+
+def _ships(stack: object, version: str) -> bool:
+    from ...versions import version_key
+
+    since = getattr(stack, "since", None)
+    end = getattr(stack, "end_of_support", None)
+    if since and version_key(version) < version_key(since):
+        return False
+    return not (end and version_key(version) >= version_key(end))
+
+
+def releases_index(registry: Registry) -> str:
+    url = "releases/"
+    entries = []
+    for version in reversed(registry.release_versions):
+        folded = fold(registry, release_changes(registry, version), url)
+        counts = {kind: len(lines) for kind, lines in folded.items()}
+        entries.append({
+            "release": registry.release_by_version[version],
+            "url": urls.relative_url(urls.release_url(version), url),
+            "counts": counts,
+        })
+    return page(
+        front_matter(title="Neuron releases"),
+        heading(1, "Neuron releases"),
+        block("releases_index.html.j2", entries=entries),
+    )
+
+
+def render(registry: Registry) -> dict[str, str]:
+    files = {"releases/index.md": releases_index(registry)}
+    for version in registry.release_versions:
+        files[urls.release_page(version)] = release_page(registry, version)
+    return files

@@ -1,0 +1,34 @@
+"""The stacks page: each software stack with its lifecycle, hardware, version line and family counts."""
+
+from __future__ import annotations
+
+from ...registry import Registry
+from ...views import display_status, statements_at
+from .. import urls
+from .common import block, front_matter, heading, page
+
+
+def render(registry: Registry) -> dict[str, str]:
+    release = registry.newest_release
+    counts: dict[str, dict[str, int]] = {s.id: {"supported": 0, "partial": 0} for s in registry.stacks}
+    for family in registry.families:
+        seen: dict[str, str] = {}
+        for statement in statements_at(family, release) if release else []:
+            status = display_status(statement)
+            if status.startswith("supported"):
+                seen[statement.stack] = "supported"
+            elif status == "partial" and seen.get(statement.stack) != "supported":
+                seen[statement.stack] = "partial"
+        for stack_id, status in seen.items():
+            if stack_id in counts:
+                counts[stack_id][status] += 1
+    parts = [
+        front_matter(title="Stacks"),
+        heading(1, "Software stacks"),
+        block("stacks_intro.html.j2", stacks=registry.stacks, release=release, counts=counts),
+    ]
+    for stack in registry.stacks:
+        parts.append(heading(2, stack.name, stack.id))
+        parts.append(block("stack.html.j2", stack=stack, counts=counts[stack.id], release=release,
+                           matrix_url=urls.relative_url("matrix/", "stacks/") + f"?stack={stack.id}"))
+    return {"stacks.md": page(*parts)}

@@ -1,0 +1,82 @@
+"""How statuses and vocabulary values are shown: labels, CSS classes, badge colours, sort order.
+
+One table per concern so the family pages, the matrix, the badges and the JavaScript filters agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..vocabulary import (
+    Attention,
+    ConstraintKind,
+    Dtype,
+    Hardware,
+    Quantization,
+    SourceKind,
+    StackStatus,
+    Status,
+    Workload,
+)
+
+NO_STATEMENT = "none"
+"""The drawn status of a family x stack x workload that has no statement at a release."""
+
+
+@dataclass(frozen=True)
+class StatusStyle:
+    label: str
+    css: str
+    badge_color: str
+    rank: int  # lower is better when choosing what to recommend
+    description: str
+
+
+STATUS_STYLES: dict[str, StatusStyle] = {
+    "supported": StatusStyle("Supported", "supported", "brightgreen", 0, Status.descriptions()["supported"]),
+    "supported-with-requirements": StatusStyle(
+        "Supported, with settings", "requirements", "green", 1,
+        "Supported, but a flag, environment variable or setting must be set (see the constraints).",
+    ),
+    "partial": StatusStyle("Partial", "partial", "yellow", 2, Status.descriptions()["partial"]),
+    "unsupported": StatusStyle("Unsupported", "unsupported", "red", 4, Status.descriptions()["unsupported"]),
+    "unknown": StatusStyle("Unknown", "unknown", "lightgrey", 3, Status.descriptions()["unknown"]),
+    NO_STATEMENT: StatusStyle("No statement", "none", "inactive", 5, "The registry has no statement for this release yet."),
+}
+
+STATUS_ORDER = list(STATUS_STYLES)
+
+STACK_STATUS_RANK = {
+    StackStatus.ACTIVE.value: 0,
+    StackStatus.BETA.value: 1,
+    StackStatus.MAINTENANCE.value: 2,
+    StackStatus.DEPRECATED.value: 3,
+    StackStatus.END_OF_SUPPORT.value: 4,
+}
+
+VOCABULARIES = {
+    "status": Status,
+    "workload": Workload,
+    "hardware": Hardware,
+    "dtype": Dtype,
+    "attention": Attention,
+    "quantization": Quantization,
+    "constraint": ConstraintKind,
+    "source": SourceKind,
+    "stack_status": StackStatus,
+}
+
+
+def status_style(status: str) -> StatusStyle:
+    return STATUS_STYLES[status]
+
+
+def describe(vocabulary: str, value: str) -> str:
+    """The one-line description of a vocabulary value (used as a tooltip)."""
+    return VOCABULARIES[vocabulary].descriptions().get(value, "")
+
+
+def humanize(value: str) -> str:
+    """'vendor-docs' -> 'Vendor docs', for labels of vocabulary values."""
+    text = value.replace("-", " ").replace("_", " ")
+    return text[:1].upper() + text[1:]

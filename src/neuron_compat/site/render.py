@@ -1,0 +1,51 @@
+"""The site generator: registry in, {path: content} out. Pure: no I/O, no clock, no environment.
+
+`render_site` returns the generated Markdown pages and data files keyed by their path in the docs
+folder, plus the fragments that fill the generation markers of hand-written pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..registry import Registry
+from .upstream import HubSnapshot
+from .pages import api, contributing, coverage, families, home, matrix, releases, stacks
+
+
+@dataclass
+class RenderedSite:
+    files: dict[str, str] = field(default_factory=dict)
+    """Generated files by docs-relative path: .md pages (go through mkdocs) and data files (copied as-is)."""
+    fragments: dict[str, str] = field(default_factory=dict)
+    """Content for `<!-- neuron-compat:NAME -->` markers in hand-written pages, by NAME."""
+
+    def add(self, files: dict[str, str]) -> None:
+        for path in files:
+            if path in self.files:
+                raise ValueError(f"two generators produced {path}")
+        self.files.update(files)
+
+
+FRAGMENT_PAGES = {
+    "home": "index.md",
+    "schema-reference": "contributing.md",
+    "api-endpoints": "api.md",
+}
+"""Which hand-written page must carry which marker: a missing or stray marker fails the build."""
+
+
+def render_site(registry: Registry, hub_snapshots: list[HubSnapshot] | None = None) -> RenderedSite:
+    """Every generated file and fragment for `registry` (and the optional Hub popularity snapshots)."""
+    site = RenderedSite()
+    site.add(families.render(registry))
+    site.add(matrix.render(registry))
+    site.add(releases.render(registry))
+    site.add(coverage.render(registry, hub_snapshots))
+    site.add(stacks.render(registry))
+    site.add(api.render(registry))
+    site.fragments["home"] = home.fragment(registry)
+    site.fragments["schema-reference"] = contributing.fragment(registry)
+    site.fragments["api-endpoints"] = api.fragment(registry)
+    return site
+

@@ -1,0 +1,148 @@
+""""Which stack to pick, what to watch out for": a short advice list derived from a family's statements.
+
+Nothing here is hand-written per family: the advice is the registry's data at the newest release, ordered
+by status and by the stack's own lifecycle (active before beta before maintenance ...).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from ..registry import Registry
+from ..schema import Family, Statement
+from ..versions import version_key
+from ..views import display_status, has_requirements, statements_at
+from ..vocabulary import ConstraintKind, StackStatus
+from .presentation import STACK_STATUS_RANK, STATUS_ORDER
+from .support import WORKLOAD_ORDER
+
+STALE_AFTER_DAYS = 365
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A stack that works for a workload at the newest release."""
+
+    stack_id: str
+    stack_name: str
+    stack_status: str
+    status: str
+    hardware: list[str]
+    since: str | None
+    anchor: str
+
+
+@dataclass
+class WorkloadAdvice:
+    workload: str
+    picks: list[Pick] = field(default_factory=list)
+    partial: list[Pick] = field(default_factory=list)
+    ended: list[tuple[str, str, str]] = field(default_factory=list)  # (stack name, until, anchor)
+
+
+@dataclass
+class FamilyAdvice:
+    release: str | None
+    workloads: list[WorkloadAdvice]
+    cautions: list[str]  # Markdown (rendered through the safe path)
+
+    @property
+    def empty(self) -> bool:
+        return not any(w.picks or w.partial or w.ended for w in self.workloads) and not self.cautions
+
+
+def _pick(registry: Registry, statement: Statement) -> Pick:
+    stack = registry.stack_by_id[statement.stack]
+    return Pick(
+        stack.id, stack.name, str(stack.status), display_status(statement),
+        [str(h) for h in statement.hardware], statement.since, statement.anchor,
+    )
+
+
+def _pick_order(pick: Pick) -> tuple[int, int, int]:
+    return (STATUS_ORDER.index(pick.status), STACK_STATUS_RANK.get(pick.stack_status, 9), -len(pick.hardware))
+
+
+def _merge(picks: list[Pick]) -> list[Pick]:
+    """One pick per stack: several statements (per hardware) of the same stack become one line."""
+    merged: dict[str, Pick] = {}
+    for pick in sorted(picks, key=_pick_order):
+        if pick.stack_id in merged:
+            first = merged[pick.stack_id]
+            hardware = first.hardware + [h for h in pick.hardware if h not in first.hardware]
+            merged[pick.stack_id] = Pick(first.stack_id, first.stack_name, first.stack_status, first.status,
+                                         hardware, first.since, first.anchor)
+        else:
+            merged[pick.stack_id] = pick
+    return list(merged.values())
+
+
+def _cautions(registry: Registry, family: Family, current: list[Statement], release: str) -> list[str]:
+    cautions: list[str] = []
+    if family.remote_code:
+        cautions.append("The checkpoints need `trust_remote_code=True`: the model type is not part of transformers.")
+    for statement in current:
+        if display_status(statement) not in ("supported", "supported-with-requirements", "partial"):
+            continue
+        stack = registry.stack_by_id[statement.stack]
+        where = f"{stack.name} ({statement.workload})"
+        if str(stack.status) in (StackStatus.MAINTENANCE, StackStatus.DEPRECATED, StackStatus.END_OF_SUPPORT):
+            cautions.append(f"{where}: the stack is in *{stack.status}*; plan for its successor.")
+        if has_requirements(statement):
+            settings = ", ".join(
+                f"`{c.name}={c.value}`" if c.value is not None else f"`{c.name}`"
+                for c in statement.constraints
+                if ConstraintKind(c.kind) in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING)
+            )
+            cautions.append(f"{where}: must set {settings}.")
+        kinds = {ConstraintKind(c.kind) for c in statement.constraints}
+        if ConstraintKind.STATIC_SHAPES in kinds or ConstraintKind.STATIC_KV_CACHE in kinds:
+            cautions.append(f"{where}: shapes are fixed at compile time (static shapes / KV cache): compile per shape.")
+        if display_status(statement) == "partial":
+            note = next((n.text for n in statement.notes), None)
+            cautions.append(f"{where} is partial" + (f": {note}" if note else "."))
+    release_date = registry.release_by_version[release].date
+    stale = [
+        s for s in current
+        if (release_date - s.last_verified) > dt.timedelta(days=STALE_AFTER_DAYS)
+    ]
+    if stale:
+        names = sorted({registry.stack_by_id[s.stack].name for s in stale})
+        cautions.append(
+            f"Sources for {', '.join(names)} were last verified more than a year before Neuron {release}: "
+            "re-check them, or report a result."
+        )
+    unique: dict[str, None] = {}
+    for caution in cautions:
+        unique.setdefault(caution, None)
+    return list(unique)
+
+
+def family_advice(registry: Registry, family: Family) -> FamilyAdvice:
+    release = registry.newest_release
+    if release is None:
+        return FamilyAdvice(None, [], [])
+    current = statements_at(family, release)
+    workloads: list[WorkloadAdvice] = []
+    for workload in WORKLOAD_ORDER:
+        advice = WorkloadAdvice(workload)
+        here = [s for s in current if str(s.workload) == workload]
+        advice.picks = _merge([_pick(registry, s) for s in here if display_status(s).startswith("supported")])
+        picked = {p.stack_id for p in advice.picks}
+        advice.partial = _merge([
+            _pick(registry, s) for s in here if display_status(s) == "partial" and s.stack not in picked
+        ])
+        for statement in family.support:
+            if str(statement.workload) != workload or statement.until is None:
+                continue
+            if statement.stack in picked or version_key(statement.until) > version_key(release):
+                continue
+            if display_status(statement).startswith("supported") or statement.status == "partial":
+                stack = registry.stack_by_id[statement.stack]
+                ended = (stack.name, statement.until, statement.anchor)
+                if ended not in advice.ended:
+                    advice.ended.append(ended)
+        if advice.picks or advice.partial or advice.ended or here:
+            workloads.append(advice)
+    return FamilyAdvice(release, workloads, _cautions(registry, family, current, release))

@@ -1,0 +1,89 @@
+"""Popularity snapshots of the Hub (registry/upstream/hub-top-*.yaml), read for the coverage page.
+
+These files are written by a maintainer script that may change shape, and they are optional: a missing
+directory gives no snapshots, and a file that cannot be read is reported on the page instead of breaking
+the build. Reading happens here (I/O); the coverage page only receives the parsed result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HUB_SNAPSHOT_GLOB = "upstream/hub-top-*.yaml"
+_LIST_KEYS = ("models", "entries", "items", "top", "repos")
+_ID_KEYS = ("id", "repo_id", "model_id", "model", "repo")
+_TYPE_KEYS = ("model_type", "config_model_type")
+
+
+@dataclass(frozen=True)
+class HubModel:
+    repo_id: str
+    model_type: str | None
+    downloads: int | None = None
+
+
+@dataclass(frozen=True)
+class HubSnapshot:
+    name: str  # file stem, e.g. hub-top-text-generation
+    title: str
+    source: str | None
+    taken: str | None
+    models: tuple[HubModel, ...] = ()
+    problem: str | None = None  # set when the file could not be read
+
+    @property
+    def typed_models(self) -> list[HubModel]:
+        return [m for m in self.models if m.model_type]
+
+
+@dataclass
+class _Found:
+    models: list[HubModel] = field(default_factory=list)
+
+
+def _first(entry: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if entry.get(key) not in (None, ""):
+            return entry[key]
+    return None
+
+
+def parse_hub_snapshot(name: str, data: Any) -> HubSnapshot:
+    """Accept the shapes such a snapshot plausibly has: a mapping with a list of model entries."""
+    if not isinstance(data, dict):
+        return HubSnapshot(name, name, None, None, problem="the top level is not a mapping")
+    entries = next((data[k] for k in _LIST_KEYS if isinstance(data.get(k), list)), None)
+    if entries is None:
+        return HubSnapshot(name, name, None, None, problem=f"no list of models under any of {', '.join(_LIST_KEYS)}")
+    models = []
+    for entry in entries:
+        if isinstance(entry, str):
+            models.append(HubModel(entry, None))
+        elif isinstance(entry, dict):
+            repo_id = _first(entry, _ID_KEYS)
+            model_type = _first(entry, _TYPE_KEYS)
+            downloads = entry.get("downloads")
+            if repo_id is None:
+                continue
+            models.append(HubModel(str(repo_id), str(model_type) if model_type else None,
+                                   downloads if isinstance(downloads, int) and not isinstance(downloads, bool) else None))
+    title = data.get("title") or data.get("description") or name
+    taken = data.get("taken")
+    source = data.get("source")
+    return HubSnapshot(name, str(title), str(source) if source else None, str(taken) if taken else None, tuple(models))
+
+
+def load_hub_snapshots(registry_root: Path) -> list[HubSnapshot]:
+    snapshots = []
+    for path in sorted(registry_root.glob(HUB_SNAPSHOT_GLOB)):
+        try:
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+            snapshots.append(HubSnapshot(path.stem, path.stem, None, None, problem=f"could not be read: {error}".splitlines()[0]))
+            continue
+        snapshots.append(parse_hub_snapshot(path.stem, data))
+    return snapshots

@@ -1,0 +1,86 @@
+"""Where each generated file lives, and links between pages as relative URLs.
+
+The site uses directory URLs (`families/llama.md` is served at `families/llama/`). Links are written
+relative to the page that contains them, so the site works under any base path and from a file server.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import quote
+
+REPO_URL = "https://github.com/neuron-compat/neuron-compat"
+REPO_BRANCH = "main"
+
+
+def page_url(src_path: str) -> str:
+    """The directory URL (relative to the site root) of a Markdown page: 'families/llama.md' -> 'families/llama/'."""
+    if not src_path.endswith(".md"):
+        return src_path
+    stem = src_path[: -len(".md")]
+    if stem == "index":
+        return ""
+    if stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+def relative_url(target: str, from_page_url: str) -> str:
+    """`target` (root-relative URL, may end with '/' or carry '#fragment') as seen from a page at `from_page_url`."""
+    if target.startswith("#"):
+        return target
+    path, _, fragment = target.partition("#")
+    base = from_page_url.rstrip("/") or "."
+    if path in ("", "/"):
+        rel = posixpath.relpath(".", base) + "/"
+    else:
+        rel = posixpath.relpath(path.rstrip("/"), base)
+        if path.endswith("/"):
+            rel += "/"
+    if rel == "./":
+        rel = "./"
+    return rel + (f"#{fragment}" if fragment else "")
+
+
+def family_page(family_id: str) -> str:
+    return f"families/{family_id}.md"
+
+
+def family_url(family_id: str, anchor: str | None = None) -> str:
+    return page_url(family_page(family_id)) + (f"#{anchor}" if anchor else "")
+
+
+def release_page(version: str) -> str:
+    return f"releases/{version}.md"
+
+
+def release_url(version: str) -> str:
+    return page_url(release_page(version))
+
+
+def family_json(family_id: str) -> str:
+    return f"api/families/{family_id}.json"
+
+
+def badge_json(family_id: str, stack: str, workload: str) -> str:
+    return f"api/badges/{family_id}/{stack}-{workload}.json"
+
+
+def schema_json(kind: str) -> str:
+    return f"api/schemas/{kind}.schema.json"
+
+
+def edit_url(repo_path: str) -> str:
+    """GitHub's editor for a file of the repository (e.g. 'registry/families/llama.yaml')."""
+    return f"{REPO_URL}/edit/{REPO_BRANCH}/{quote(repo_path)}"
+
+
+def source_url(repo_path: str) -> str:
+    return f"{REPO_URL}/blob/{REPO_BRANCH}/{quote(repo_path)}"
+
+
+def new_issue_url(template: str, title: str, **fields: str) -> str:
+    """A pre-filled new-issue link (issue forms pick up query parameters named after their field ids)."""
+    params = [("template", template), ("title", title), *sorted(fields.items())]
+    query = "&".join(f"{quote(key)}={quote(value, safe='')}" for key, value in params)
+    return f"{REPO_URL}/issues/new?{query}"
