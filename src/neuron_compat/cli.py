@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "validate",
     "schema",
     "export",
+    "check",
     "new",
     "add_evidence",
     "diff",

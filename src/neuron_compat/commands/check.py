@@ -1,0 +1,156 @@
+"""`neuron-compat check MODEL`: does this checkpoint run on Neuron, per stack, at a Neuron release?
+
+MODEL is a Hub repo id, a local config.json / model_index.json, or a local model folder. The answer is a table
+for people or, with --json, the `Verdict` (see resolve.py) that the site's check page computes too.
+Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
+registry), 2 the model could not be reached (repo, revision, gated, offline, network).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from .common import DEFAULT_REGISTRY
+
+EXIT_BAD_INPUT = 1
+EXIT_UNREACHABLE = 2
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _clean(text: object) -> str:
+    """Terminal-safe text: config and registry strings never get to move the cursor or recolour the screen."""
+    return _CONTROL.sub("?", str(text))
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"neuron-compat check: {_clean(message)}", file=sys.stderr)
+    return code
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.startswith((".", "/", "~")) or text.endswith(".json") or "\\" in text or text.count("/") > 1
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..hub import HubError, fetch_config, is_valid_repo_id
+    from ..model_config import ConfigError, facts_from_config, read_local_config
+    from ..resolve import WORKLOADS, ResolveError, resolve
+    from ..validation import validate_registry
+
+    if args.workload is not None and args.workload not in WORKLOADS:
+        return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_BAD_INPUT)
+    result = validate_registry(args.registry)
+    if result.problems:
+        return _fail(f"the registry at {args.registry} has {len(result.problems)} problem(s); "
+                     f"run `neuron-compat validate {args.registry}`", EXIT_BAD_INPUT)
+
+    target = args.model
+    local = Path(target).expanduser()
+    try:
+        if local.exists() or _looks_like_path(target):
+            if args.revision:
+                return _fail("--revision applies to Hub repo ids, not to local files", EXIT_BAD_INPUT)
+            data, source = read_local_config(local)
+        elif is_valid_repo_id(target):
+            fetched = fetch_config(target, args.revision)
+            data = fetched.data
+            commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
+            cached = ", from the local cache" if fetched.from_cache else ""
+            source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
+        else:
+            return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
+                         "(namespace/name with letters, digits, '.', '_' or '-')", EXIT_BAD_INPUT)
+        facts = facts_from_config(data)
+    except HubError as error:
+        return _fail(error.message, error.exit_code)
+    except ConfigError as error:
+        return _fail(str(error) if ":" in str(error) else f"{target}: {error}", EXIT_BAD_INPUT)
+    except OSError as error:
+        return _fail(f"{target}: {error.strerror or error}", EXIT_BAD_INPUT)
+
+    try:
+        verdict = resolve(facts, result.registry, release=args.neuron, stack=args.stack, workload=args.workload)
+    except ResolveError as error:
+        return _fail(str(error), EXIT_BAD_INPUT)
+
+    if args.json:
+        sys.stdout.write(verdict.model_dump_json(indent=1) + "\n")
+    else:
+        sys.stdout.write(render_table(verdict, source))
+    return verdict.exit_code
+
+
+def _facts_line(verdict) -> str:
+    model = verdict.model
+    if model.kind == "diffusers":
+        parts = [f"pipeline {model.pipeline_class}"]
+    else:
+        parts = [f"model_type {model.model_type or '(none)'}"]
+        parts += model.architectures[:2]
+        if model.text_model_type:
+            parts.append(f"text_config {model.text_model_type}")
+        if model.dtype_raw:
+            parts.append(f"dtype {model.dtype or model.dtype_raw}")
+        if model.attn_implementation:
+            parts.append(f"attention {model.attn_implementation}")
+        if model.max_position_embeddings:
+            parts.append(f"context {model.max_position_embeddings}")
+        if model.sliding_window:
+            parts.append(f"sliding window {model.sliding_window}")
+        if model.rope_scaling:
+            parts.append(f"rope {model.rope_scaling.type}")
+        if model.quantization:
+            parts.append(f"quantization {model.quantization.method}")
+        if model.moe:
+            parts.append(f"MoE {model.moe.experts} experts")
+        if model.remote_code:
+            parts.append("remote code")
+    return " | ".join(parts)
+
+
+def render_table(verdict, source: str) -> str:
+    """The terminal form: what was read, the family, one row per statement, caveats under their row."""
+    lines = [f"{source}", f"  {_facts_line(verdict)}"]
+    if verdict.family:
+        family = verdict.family
+        lines.append(f"  family: {family.name} [{family.id}] (matched by {family.matched_by} {family.value})")
+    lines.append(f"  Neuron release: {verdict.release}")
+    for caveat in verdict.caveats:
+        lines.append(f"  ! {caveat.message}")
+    lines.append("")
+    if verdict.answers:
+        header = ("STACK", "WORKLOAD", "HARDWARE", "VERDICT", "SINCE", "UNTIL")
+        rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status, a.since or "-", a.until or "-")
+                for a in verdict.answers]
+        widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+        for answer, row in zip(verdict.answers, rows):
+            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+            for caveat in answer.caveats:
+                lines.append(f"    ! {caveat.message}")
+        lines.append("")
+    if verdict.no_statement:
+        lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
+    lines.append(f"Result: {verdict.summary} (exit {verdict.exit_code})")
+    return "\n".join(_clean(line) for line in lines) + "\n"
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "check", help="does this checkpoint run on Neuron? (Hub id, config.json, model folder, model_index.json)",
+        description="Read a model's config (a Hub repo id via huggingface_hub, a local config.json or "
+        "model_index.json, or a model folder) and answer per stack at a Neuron release, with the caveats "
+        "that apply to this config. Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, "
+        "1 bad input, 2 the model could not be reached (argparse usage errors also exit 2).",
+    )
+    parser.add_argument("model", help="Hub repo id (Qwen/Qwen3-8B), config.json, model_index.json or a model folder")
+    parser.add_argument("--revision", help="Hub branch, tag or commit (default: main)")
+    parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
+    parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
+    parser.add_argument("--workload", help="inference or training (default: both)")
+    parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
+    parser.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="the registry directory (default: ./registry)")
+    parser.set_defaults(handler=run)

@@ -1,0 +1,229 @@
+"""Fetch a model's config.json (or diffusers model_index.json) from the Hugging Face Hub, fast or not at all.
+
+huggingface_hub does the work (so HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE and its cache behave as users expect),
+with two changes of pace: the metadata request is made once, without the library's retries, so a repo that
+does not exist or a dead network is reported in seconds; and the whole fetch runs under a wall-clock deadline
+(HUB_DEADLINE_SECONDS, 20 s by default) because a download with no network and no cache otherwise retries for
+about 23 s. Every failure becomes a `HubError` with one line for a person and the exit code of `check`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from .model_config import CONFIG_FILES, MAX_CONFIG_BYTES, ConfigError, parse_config_text
+
+EXIT_BAD_INPUT = 1
+EXIT_UNREACHABLE = 2
+
+DEFAULT_TIMEOUT_SECONDS = 10.0
+HUB_DEADLINE_SECONDS = 20.0
+
+# Hub ids: optional namespace, then a name; letters, digits, '.', '_' and '-' only. No '..' and no '--'
+# (the Hub refuses both), so an id can never climb out of a URL path or the cache folder.
+_REPO_ID = re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
+_REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
+
+
+class HubError(Exception):
+    """A failure to get a config from the Hub: `message` is one line, `exit_code` is what `check` returns."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class HubConfig:
+    repo_id: str
+    revision: str
+    filename: str
+    commit: str | None
+    from_cache: bool
+    data: Any
+
+
+def is_valid_repo_id(text: str) -> bool:
+    return bool(_REPO_ID.match(text)) and ".." not in text and "--" not in text and not text.endswith((".", "-"))
+
+
+def is_valid_revision(text: str) -> bool:
+    return bool(_REVISION.match(text)) and ".." not in text and "//" not in text and not text.endswith("/")
+
+
+def request_timeout() -> float:
+    """Seconds per Hub request: HF_HUB_ETAG_TIMEOUT when the user set it, else 10."""
+    try:
+        value = float(os.environ.get("HF_HUB_ETAG_TIMEOUT", DEFAULT_TIMEOUT_SECONDS))
+    except ValueError:
+        return DEFAULT_TIMEOUT_SECONDS
+    return value if value > 0 else DEFAULT_TIMEOUT_SECONDS
+
+
+def fetch_config(repo_id: str, revision: str | None = None, deadline: float = HUB_DEADLINE_SECONDS) -> HubConfig:
+    """config.json, else model_index.json, of `repo_id` at `revision` (default: main)."""
+    if not is_valid_repo_id(repo_id):
+        raise HubError(f"'{repo_id}' is not a valid Hub repo id (expected 'namespace/name' with letters, digits, "
+                       "'.', '_' or '-')", EXIT_BAD_INPUT)
+    if revision is not None and not is_valid_revision(revision):
+        raise HubError(f"'{revision}' is not a valid revision (a branch, tag or commit hash)", EXIT_BAD_INPUT)
+    # Quiet, bounded defaults; a user's own settings win. Read by huggingface_hub when it is first imported.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", str(int(request_timeout())))
+
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = _fetch(repo_id, revision or "main")
+        except BaseException as error:  # handed to the caller's thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=work, name="hub-fetch", daemon=True)
+    worker.start()
+    worker.join(deadline)
+    if worker.is_alive():
+        raise HubError(f"{repo_id}: no answer from {_endpoint()} within {deadline:g} s (network down or too slow?)",
+                       EXIT_UNREACHABLE)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _endpoint() -> str:
+    from huggingface_hub import constants
+
+    return constants.ENDPOINT
+
+
+def _fetch(repo_id: str, revision: str) -> HubConfig:
+    from huggingface_hub import constants
+
+    where = f"{repo_id}@{revision}" if revision != "main" else repo_id
+    if constants.is_offline_mode():
+        cached = _from_cache(repo_id, revision)
+        if cached is None:
+            raise HubError(f"{where}: offline (HF_HUB_OFFLINE is set) and no cached config.json or model_index.json",
+                           EXIT_UNREACHABLE)
+        return cached
+    missing = []
+    for filename in CONFIG_FILES:
+        try:
+            return _download(repo_id, revision, filename)
+        except _EntryMissing:
+            missing.append(filename)
+        except _Unreachable as error:
+            cached = _from_cache(repo_id, revision)
+            if cached is not None:
+                return cached
+            raise HubError(f"{where}: could not reach {constants.ENDPOINT}: {error} (no cached copy)",
+                           EXIT_UNREACHABLE) from None
+    raise HubError(f"{where}: the repo has no config.json or model_index.json", EXIT_UNREACHABLE)
+
+
+class _EntryMissing(Exception):
+    pass
+
+
+class _Unreachable(Exception):
+    pass
+
+
+def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
+    """HEAD the file once (no retries), then download it through the cache."""
+    from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
+
+    where = f"{repo_id}@{revision}" if revision != "main" else repo_id
+    timeout = request_timeout()
+    try:
+        metadata = get_hf_file_metadata(hf_hub_url(repo_id, filename, revision=revision), timeout=timeout)
+        if metadata.size is not None and metadata.size > MAX_CONFIG_BYTES:
+            raise HubError(f"{where}/{filename}: {metadata.size} bytes is too large for a config "
+                           f"(limit {MAX_CONFIG_BYTES} bytes)", EXIT_BAD_INPUT)
+        path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
+    except HubError:
+        raise
+    except Exception as error:  # noqa: BLE001 - every library error is mapped to one line below
+        _raise_mapped(error, where, revision)
+        raise  # unreachable: _raise_mapped always raises
+    data = _read_cached_file(path, f"{where}/{filename}")
+    return HubConfig(repo_id, revision, filename, metadata.commit_hash, False, data)
+
+
+def _raise_mapped(error: Exception, where: str, revision: str) -> None:
+    """Turn a huggingface_hub / HTTP client error into HubError, _EntryMissing or _Unreachable."""
+    from huggingface_hub import errors
+
+    # GatedRepoError is a subclass of RepositoryNotFoundError: test it first.
+    if isinstance(error, errors.GatedRepoError):
+        if _has_token():
+            raise HubError(f"{where}: gated repo and your token has no access; accept its terms on the Hub page",
+                           EXIT_UNREACHABLE) from None
+        raise HubError(f"{where}: gated repo; accept its terms on the Hub and set HF_TOKEN", EXIT_UNREACHABLE) from None
+    if isinstance(error, errors.RepositoryNotFoundError):
+        hint = "" if _has_token() else " (if it is private, set HF_TOKEN)"
+        raise HubError(f"{where}: repo not found on {_endpoint()}{hint}", EXIT_UNREACHABLE) from None
+    if isinstance(error, errors.RevisionNotFoundError):
+        raise HubError(f"{where}: revision '{revision}' not found in the repo", EXIT_UNREACHABLE) from None
+    if isinstance(error, errors.RemoteEntryNotFoundError):
+        raise _EntryMissing() from None
+    if isinstance(error, errors.HfHubHTTPError):
+        status = error.response.status_code if error.response is not None else None
+        if status == 401:
+            raise HubError(f"{where}: the Hub refused the token (HTTP 401); check HF_TOKEN", EXIT_UNREACHABLE) from None
+        if status == 403:
+            raise HubError(f"{where}: access denied (HTTP 403); check the token's permissions", EXIT_UNREACHABLE) from None
+        raise _Unreachable(f"HTTP {status}") from None
+    if isinstance(error, errors.OfflineModeIsEnabled):
+        raise _Unreachable("offline mode") from None
+    name = type(error).__name__
+    if "Timeout" in name:
+        raise _Unreachable(f"timed out after {request_timeout():g} s") from None
+    if "Connect" in name or "Network" in name or "Protocol" in name or isinstance(error, ConnectionError):
+        raise _Unreachable(_short(error)) from None
+    raise HubError(f"{where}: the Hub client failed: {name}: {_short(error)}", EXIT_UNREACHABLE) from None
+
+
+def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
+    from huggingface_hub import hf_hub_download
+
+    where = f"{repo_id}@{revision}" if revision != "main" else repo_id
+    for filename in CONFIG_FILES:
+        try:
+            path = hf_hub_download(repo_id, filename, revision=revision, local_files_only=True)
+        except Exception:  # noqa: BLE001 - not cached (or cached as missing): try the next name
+            continue
+        return HubConfig(repo_id, revision, filename, None, True, _read_cached_file(path, f"{where}/{filename}"))
+    return None
+
+
+def _read_cached_file(path: str, where: str) -> Any:
+    size = os.path.getsize(path)
+    if size > MAX_CONFIG_BYTES:
+        raise HubError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)", EXIT_BAD_INPUT)
+    with open(path, "rb") as handle:
+        raw = handle.read(MAX_CONFIG_BYTES + 1)
+    try:
+        return parse_config_text(raw, where)
+    except ConfigError as error:
+        raise HubError(str(error), EXIT_BAD_INPUT) from None
+
+
+def _has_token() -> bool:
+    from huggingface_hub import get_token
+
+    try:
+        return bool(get_token())
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _short(error: Exception) -> str:
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:160]

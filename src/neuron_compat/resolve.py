@@ -1,0 +1,346 @@
+"""Answer for one checkpoint: its config's facts + the registry + a Neuron release -> a `Verdict`.
+
+Pure: no I/O, no clock. The rules, in the order they apply:
+
+1. Find the family: by `model_type`; else by a config class in `architectures` (a limiting caveat: stacks
+   dispatch on model_type); diffusers pipelines by `_class_name`. Otherwise the answer is `unknown`, with
+   siblings that are covered (a `text_config.model_type`, or a model_type that extends or is extended by this
+   one with `_`, e.g. `qwen3` / `qwen3_moe`) or the nearest covered families by edit distance.
+2. Per stack x workload of the family (stacks in registry order, inference before training), the statements
+   that hold at the release are answered, each with the caveats that apply to this config. Statements that
+   exist only at other releases give an `unsupported` row saying when support starts or ended.
+3. A row's `verdict` is its registry `status`, except that `supported` becomes `partial` when a limiting
+   caveat applies (attention implementation or quantization not listed, family matched by architecture only).
+   Non-limiting caveats (dtype not listed, context beyond the verified length, required flags, remote code)
+   are reported but leave the verdict alone. `display_status` adds `supported-with-requirements` for a
+   supported row whose statement needs a flag, variable or setting.
+4. The overall `status` is the best row verdict (supported > partial > unsupported > unknown); exit codes:
+   0 supported, 3 partial, 4 unsupported or unknown.
+
+site/assets/javascripts/check.js implements the same rules for the site's check page; tests/check runs both on
+every fixture and requires the same JSON. Change them together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from .model_config import ModelConfigFacts
+from .registry import Registry
+from .schema import Family, Stack, Statement
+from .versions import version_key
+
+FORMAT = 1
+WORKLOADS = ("inference", "training")
+STATUS_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "unknown": 0}
+EXIT_FOR_STATUS = {"supported": 0, "partial": 3, "unsupported": 4, "unknown": 4}
+REQUIREMENT_KINDS = ("flag", "env", "setting")
+NEAREST_LIMIT = 3
+
+
+class ResolveError(ValueError):
+    """A question the registry cannot be asked (unknown release or stack): one line, exit code 1."""
+
+
+class VerdictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Caveat(VerdictModel):
+    kind: str
+    limits: bool
+    message: str
+
+
+class FamilyMatch(VerdictModel):
+    id: str
+    name: str
+    matched_by: str
+    value: str
+
+
+class StackAnswer(VerdictModel):
+    stack: str
+    stack_name: str
+    workload: str
+    hardware: list[str]
+    status: str
+    verdict: str
+    display_status: str
+    since: str | None
+    until: str | None
+    stack_since: str | None
+    stack_until: str | None
+    attention: list[str]
+    dtypes: list[str]
+    quantization: list[str]
+    constraints: list[dict[str, Any]]
+    notes: list[dict[str, Any]]
+    caveats: list[Caveat]
+    anchor: str | None
+    sources: list[str]
+
+
+class Verdict(VerdictModel):
+    """The answer of `neuron-compat check --json` and of the site's check page (same fields, same values)."""
+
+    format: int
+    release: str
+    stack: str | None
+    workload: str | None
+    model: ModelConfigFacts
+    family: FamilyMatch | None
+    status: str
+    exit_code: int
+    summary: str
+    caveats: list[Caveat]
+    answers: list[StackAnswer]
+    no_statement: list[str]
+    nearest: list[str]
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return version_key(version)
+
+
+def covers(statement: Statement, release: str) -> bool:
+    if statement.since is not None and _key(release) < _key(statement.since):
+        return False
+    return statement.until is None or _key(release) < _key(statement.until)
+
+
+def stack_available(stack: Stack, release: str) -> bool:
+    if stack.since is not None and _key(release) < _key(stack.since):
+        return False
+    return stack.end_of_support is None or _key(release) < _key(stack.end_of_support)
+
+
+def levenshtein(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
+        previous = current
+    return previous[-1]
+
+
+def nearest_families(name: str, pairs: list[tuple[str, str]]) -> list[str]:
+    """Family ids whose names are within edit distance max(2, len/3) of `name`, closest first."""
+    limit = max(2, len(name) // 3)
+    best: dict[str, int] = {}
+    for value, family_id in pairs:
+        distance = levenshtein(name.lower(), value.lower())
+        if distance <= limit and distance < best.get(family_id, limit + 1):
+            best[family_id] = distance
+    return [family_id for family_id, _ in sorted(best.items(), key=lambda item: (item[1], item[0]))][:NEAREST_LIMIT]
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(_format_value(item) for item in value)
+    return str(value)
+
+
+def _find_family(facts: ModelConfigFacts, families: list[Family]) -> tuple[Family | None, FamilyMatch | None, list[Caveat], list[str]]:
+    """(family, how it matched, model-level caveats, nearest family ids)."""
+    if facts.kind == "diffusers":
+        pipeline = facts.pipeline_class or ""
+        for family in families:
+            if pipeline in family.pipelines:
+                return family, FamilyMatch(id=family.id, name=family.name, matched_by="pipeline", value=pipeline), [], []
+        nearest = nearest_families(pipeline, [(p, f.id) for f in families for p in f.pipelines])
+        return None, None, [_unknown_caveat(f"pipeline class '{pipeline}' is not in the registry", nearest)], nearest
+
+    model_type = facts.model_type
+    if model_type is not None:
+        for family in families:
+            if model_type in family.model_types:
+                return family, FamilyMatch(id=family.id, name=family.name, matched_by="model_type", value=model_type), [], []
+    for architecture in facts.architectures:
+        for family in families:
+            if architecture in family.architectures:
+                said = f"model_type '{model_type}' is not listed by family '{family.id}'" if model_type else \
+                    "the config names no model_type"
+                caveat = Caveat(kind="matched-by-architecture", limits=True,
+                                message=f"{said}; matched by the architecture {architecture}, and stacks usually "
+                                "dispatch on model_type")
+                match = FamilyMatch(id=family.id, name=family.name, matched_by="architectures", value=architecture)
+                return family, match, [caveat], []
+
+    covered = [(m, f.id) for f in families for m in f.model_types]
+    siblings: list[tuple[str, str]] = []
+    if facts.text_model_type is not None:
+        siblings += [(m, fid) for m, fid in covered if m == facts.text_model_type]
+    if model_type is not None:
+        siblings += [(m, fid) for m, fid in covered
+                     if m != model_type and (m.startswith(model_type + "_") or model_type.startswith(m + "_"))]
+    siblings = sorted(set(siblings))
+    if siblings:
+        listed = ", ".join(f"{m} (family {fid})" for m, fid in siblings)
+        nearest = list(dict.fromkeys(fid for _, fid in siblings))
+        caveat = Caveat(kind="sibling-covered", limits=True,
+                        message=f"model_type '{model_type}' is not covered, but its sibling {listed} is; "
+                        "an answer for a sibling does not carry over")
+        return None, None, [caveat], nearest
+    if model_type is None:
+        names = ", ".join(facts.architectures) or "none"
+        return None, None, [_unknown_caveat(f"the config names no model_type and no known architecture ({names})", [])], []
+    nearest = nearest_families(model_type, covered)
+    return None, None, [_unknown_caveat(f"model_type '{model_type}' is not in the registry", nearest)], nearest
+
+
+def _unknown_caveat(what: str, nearest: list[str]) -> Caveat:
+    tail = f"; nearest covered families: {', '.join(nearest)}" if nearest else "; no covered family is close"
+    return Caveat(kind="unknown-model-type", limits=True, message=what + tail)
+
+
+def _row_caveats(facts: ModelConfigFacts, statement: Statement) -> list[Caveat]:
+    caveats: list[Caveat] = []
+    if facts.dtype_raw is not None and statement.dtypes and facts.dtype not in statement.dtypes:
+        caveats.append(Caveat(kind="dtype-not-listed", limits=False,
+                              message=f"checkpoint dtype {facts.dtype or facts.dtype_raw} is not among this statement's "
+                              f"dtypes ({', '.join(statement.dtypes)}); the stack may cast it"))
+    attention = facts.attn_implementation
+    if attention is not None and statement.attention and "native" not in statement.attention \
+            and attention not in statement.attention:
+        caveats.append(Caveat(kind="attention-not-listed", limits=True,
+                              message=f"attn_implementation {attention} is not among this statement's attention "
+                              f"implementations ({', '.join(statement.attention)})"))
+    quantization = facts.quantization
+    if quantization is not None and (quantization.id is None or quantization.id not in statement.quantization):
+        listed = ", ".join(statement.quantization) or "none listed"
+        caveats.append(Caveat(kind="quantization-not-listed", limits=True,
+                              message=f"quantization {quantization.id or quantization.method} is not among this "
+                              f"statement's quantization methods ({listed})"))
+    for constraint in statement.constraints:
+        kind = str(constraint.kind)
+        if kind == "max-sequence-length" and facts.max_position_embeddings is not None \
+                and isinstance(constraint.value, int) and facts.max_position_embeddings > constraint.value:
+            caveats.append(Caveat(kind="context-beyond-verified", limits=False,
+                                  message=f"max_position_embeddings {facts.max_position_embeddings} is beyond the "
+                                  f"{constraint.value} tokens this statement was verified with"))
+        elif kind in REQUIREMENT_KINDS:
+            value = "" if constraint.value is None else f" = {_format_value(constraint.value)}"
+            caveats.append(Caveat(kind="requires", limits=False, message=f"requires {kind} {constraint.name}{value}"))
+    return caveats
+
+
+def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_caveats: list[Caveat],
+            release: str) -> StackAnswer:
+    caveats = _row_caveats(facts, statement)
+    status = str(statement.status)
+    verdict = status
+    if status == "supported" and any(c.limits for c in caveats + family_caveats):
+        verdict = "partial"
+    requirements = any(str(c.kind) in REQUIREMENT_KINDS for c in statement.constraints)
+    display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
+    return StackAnswer(
+        stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
+        hardware=[str(h) for h in statement.hardware], status=status, verdict=verdict, display_status=display,
+        since=statement.since, until=statement.until,
+        stack_since=statement.stack_since, stack_until=statement.stack_until,
+        attention=[str(a) for a in statement.attention], dtypes=[str(d) for d in statement.dtypes],
+        quantization=[str(q) for q in statement.quantization],
+        constraints=[c.model_dump(mode="json") for c in statement.constraints],
+        notes=[n.model_dump(mode="json") for n in statement.notes
+               if n.release is None or _key(n.release) <= _key(release)],
+        caveats=caveats, anchor=statement.anchor, sources=[s.url for s in statement.sources],
+    )
+
+
+def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family) -> StackAnswer:
+    """A row for a stack x workload whose statements all lie at other releases (or that has none)."""
+    later = sorted((s for s in statements if s.since is not None and _key(s.since) > _key(release)),
+                   key=lambda s: _key(s.since or ""))
+    ended = sorted((s for s in statements if s.until is not None and _key(s.until) <= _key(release)),
+                   key=lambda s: _key(s.until or ""))
+    if later:
+        basis, status = later[0], "unsupported"
+        message = f"no statement holds at {release}; the first one starts at {later[0].since} ({later[0].status})"
+        kind = "not-yet"
+    elif ended:
+        basis, status = ended[-1], "unsupported"
+        message = f"no statement holds at {release}; the last one ended at {ended[-1].until}"
+        kind = "ended"
+    else:
+        basis, status = None, "unknown"
+        message = f"the registry has no statement for {family.id} on {stack.id} ({workload})"
+        kind = "no-statement"
+    return StackAnswer(
+        stack=stack.id, stack_name=stack.name, workload=workload,
+        hardware=[str(h) for h in basis.hardware] if basis else [], status=status, verdict=status,
+        display_status=status, since=None, until=None, stack_since=None, stack_until=None,
+        attention=[], dtypes=[], quantization=[], constraints=[], notes=[],
+        caveats=[Caveat(kind=kind, limits=False, message=message)],
+        anchor=basis.anchor if basis else None, sources=[s.url for s in basis.sources] if basis else [],
+    )
+
+
+def resolve(facts: ModelConfigFacts, registry: Registry, release: str | None = None, stack: str | None = None,
+            workload: str | None = None) -> Verdict:
+    versions = registry.release_versions
+    if not versions:
+        raise ResolveError("the registry lists no Neuron releases")
+    release = release or versions[-1]
+    if release not in versions:
+        raise ResolveError(f"Neuron release '{release}' is not in the registry; known releases: {', '.join(versions)}")
+    if stack is not None and stack not in registry.stack_by_id:
+        raise ResolveError(f"unknown stack '{stack}'; known stacks: {', '.join(s.id for s in registry.stacks)}")
+    if workload is not None and workload not in WORKLOADS:
+        raise ResolveError(f"unknown workload '{workload}'; use inference or training")
+    workloads = [workload] if workload else list(WORKLOADS)
+
+    family, match, caveats, nearest = _find_family(facts, registry.families)
+    if facts.remote_code:
+        caveats.append(Caveat(kind="remote-code", limits=False,
+                              message="config.json has auto_map: the checkpoint ships its own modeling code "
+                              "(trust_remote_code); Neuron stacks run their own implementation of the family, so "
+                              "check that the custom code does not change the architecture"))
+    answers: list[StackAnswer] = []
+    no_statement: list[str] = []
+    if family is not None:
+        family_caveats = [c for c in caveats if c.limits]
+        for candidate in registry.stacks:
+            if stack is not None and candidate.id != stack:
+                continue
+            for wanted in workloads:
+                statements = [s for s in family.support if s.stack == candidate.id and s.workload == wanted]
+                holding = [s for s in statements if covers(s, release)]
+                if holding:
+                    answers += [_answer(candidate, s, facts, family_caveats, release) for s in holding]
+                elif statements or (stack is not None and wanted in candidate.workloads):
+                    answers.append(_absent_answer(candidate, wanted, statements, release, family))
+        no_statement = [
+            s.id for s in registry.stacks
+            if stack is None and stack_available(s, release) and any(w in s.workloads for w in workloads)
+            and not any(st.stack == s.id and st.workload in workloads for st in family.support)
+        ]
+
+    status = "unknown"
+    for answer in answers:
+        if STATUS_RANK[answer.verdict] > STATUS_RANK[status]:
+            status = answer.verdict
+    return Verdict(
+        format=FORMAT, release=release, stack=stack, workload=workload, model=facts,
+        family=match, status=status, exit_code=EXIT_FOR_STATUS[status],
+        summary=_summary(facts, family, status, answers, release), caveats=caveats, answers=answers,
+        no_statement=no_statement, nearest=nearest,
+    )
+
+
+def _summary(facts: ModelConfigFacts, family: Family | None, status: str, answers: list[StackAnswer], release: str) -> str:
+    if family is None:
+        label = facts.pipeline_class if facts.kind == "diffusers" else facts.model_type
+        return f"{label or 'this config'}: unknown at Neuron {release} (not in the registry)"
+    if not answers:
+        return f"{family.name}: unknown at Neuron {release} (no statement for this stack or workload)"
+    text = f"{family.name}: {status} at Neuron {release}"
+    if status in ("supported", "partial"):
+        stacks = list(dict.fromkeys(a.stack for a in answers if a.verdict == status))
+        text += f" on {', '.join(stacks)}"
+    return text
