@@ -263,13 +263,19 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
     if size > MAX_CONFIG_BYTES:
         raise ConfigError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
     except UnicodeDecodeError:
         raise ConfigError(f"{where}: not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise ConfigError(f"{where}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
     except RecursionError:
         raise ConfigError(f"{where}: JSON nested too deeply") from None
+    except ValueError as error:  # NaN / Infinity: not JSON, and browsers refuse them too
+        raise ConfigError(f"{where}: malformed JSON: {error}") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
 
 
 CONFIG_FILES = ("config.json", "model_index.json")
