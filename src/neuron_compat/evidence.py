@@ -10,8 +10,9 @@ The rules, in the order they are tried (for the statements of stack S x workload
   must decide (and say why in the pull request);
 - none covers R: a new supported statement for H starts at R and ends where the next later statement
   for the same stack/workload/hardware begins, so no two statements overlap.
-The edit is made on the round-trip YAML (comments, key order, quoting kept) and checked by the full
-validator before anything is written (see commands/add_evidence.py).
+The edit is spliced into the file's text (textedit.py): comments, key order, quoting and line wrapping
+of everything else stay as they were. The full validator checks the result before anything is written
+(see commands/add_evidence.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from . import roundtrip
 from .registry import Registry
 from .schema import Family, Stack, Statement
+from .textedit import TextEditError, YamlTextEditor
 from .versions import version_key
 from .views import covers
 from .vocabulary import SourceKind, Status
@@ -175,26 +177,14 @@ def describe(statement: Statement | CommentedMap, index: int) -> str:
 
 
 class _Editor:
-    """Applies the rules above to one family file's round-trip document."""
+    """Applies the rules above to one family file, as minimal text edits (textedit.YamlTextEditor)."""
 
     def __init__(self, family: Family, text: str, evidence: Evidence, stack: Stack) -> None:
         self.family = family
         self.stack = stack
         self.evidence = evidence
-        self.yaml, self.doc = roundtrip.load(text)
+        self.editor = YamlTextEditor(text)
         self.actions: list[str] = []
-        support = self.doc.get("support")
-        if support is None:
-            roundtrip.set_after(self.doc, "support", CommentedSeq(), after=tuple(Family.model_fields))
-            support = self.doc["support"]
-        if support.fa.flow_style():
-            support.fa.set_block_style()
-        self.support: CommentedSeq = support
-        self.tail = roundtrip.detach_item_comments(support)
-        for item in support:
-            roundtrip.detach_item_comments(item.get("sources"))
-        # Positions in the document move as statements are inserted; the models keep the original order.
-        self.position = list(range(len(family.support)))
 
     def apply(self) -> EvidenceEdit:
         evidence = self.evidence
@@ -204,68 +194,71 @@ class _Editor:
             and evidence.hardware in statement.hardware
         ]
         covering = [(index, statement) for index, statement in matching if covers(statement, evidence.release)]
-        if covering:
-            index, statement = covering[0]
-            status = Status(statement.status)
-            if status in (Status.SUPPORTED, Status.PARTIAL):
-                self._add_to(index, statement)
-            elif status is Status.UNKNOWN:
-                self._end_unknown(index, statement)
+        try:
+            if covering:
+                index, statement = covering[0]
+                status = Status(statement.status)
+                if status in (Status.SUPPORTED, Status.PARTIAL):
+                    self._add_to(index, statement)
+                elif status is Status.UNKNOWN:
+                    self._end_unknown(index, statement)
+                else:
+                    raise EvidenceError(
+                        f"{describe(statement, index)} says unsupported at {evidence.release}, and a source backs it; "
+                        "a working run contradicts it. Edit the file by hand (end that statement with until and add "
+                        "a supported one) and explain the difference in the pull request."
+                    )
             else:
-                raise EvidenceError(
-                    f"{describe(statement, index)} says unsupported at {evidence.release}, and a source backs it; "
-                    "a working run contradicts it. Edit the file by hand (end that statement with until and add "
-                    "a supported one) and explain the difference in the pull request."
-                )
-        else:
-            self._add_new(matching)
-        roundtrip.reattach_tail(self.support, self.tail)
-        return EvidenceEdit(roundtrip.dump(self.yaml, self.doc), self.actions)
+                self._add_new(matching)
+        except TextEditError as error:
+            raise EvidenceError(f"cannot edit the file automatically: {error}; edit it by hand") from None
+        return EvidenceEdit(self.editor.text(), self.actions)
 
     # -- the three edits ---------------------------------------------------------------------------
 
     def _add_to(self, index: int, statement: Statement) -> None:
-        node = self.support[self.position[index]]
         where = describe(statement, index)
         for name, values in (("dtypes", self.evidence.dtypes), ("attention", self.evidence.attention)):
             new = [value for value in values if value not in getattr(statement, name)]
             if not new:
                 continue
-            if name in node and isinstance(node[name], list):
-                node[name].extend(new)
+            if self.editor.node(("support", index, name)) is not None:
+                self.editor.append_to_list(("support", index, name), new)
             else:
-                roundtrip.set_after(node, name, roundtrip.flow_list(new), after=_fields_before(name))
+                self.editor.add_key(("support", index), name, roundtrip.flow_list(new), after=_fields_before(name))
             self.actions.append(f"added {name} {', '.join(new)} to {where}")
         if any(source.url == self.evidence.url for source in statement.sources):
             if not self.actions:
                 raise NothingToDo(f"{where} already cites {self.evidence.url}; nothing changed")
             return
-        node["sources"].append(self.evidence.source_map())
+        self.editor.insert_item(("support", index, "sources"), len(statement.sources), [self.evidence.source_map()])
         self.actions.append(f"added the source to {where}")
 
     def _end_unknown(self, index: int, statement: Statement) -> None:
         evidence = self.evidence
-        node = self.support[self.position[index]]
         where = describe(statement, index)
         starts_before = statement.since is None or version_key(statement.since) < version_key(evidence.release)
         others = [h for h in statement.hardware if h != evidence.hardware]
+        if not others and not starts_before:
+            self.editor.replace_item(("support",), index, self._new_statement(statement.until))
+            self.actions.insert(-1, f"replaced {where}: the run at its first release answers it")
+            return
         inserts: list[CommentedMap] = []
         if others:
-            hardware = node["hardware"]
-            del hardware[list(hardware).index(evidence.hardware)]
+            self.editor.remove_from_flow_list(("support", index, "hardware"), evidence.hardware)
             self.actions.append(f"removed {evidence.hardware} from {where}")
             if starts_before:
                 inserts.append(statement_to_map(statement, hardware=[evidence.hardware], until=evidence.release))
                 self.actions.append(f"kept {evidence.hardware} unknown before {evidence.release} in a statement of its own")
-        elif starts_before:
-            roundtrip.set_after(node, "until", roundtrip.quoted(evidence.release), after=_fields_before("until"))
-            self.actions.append(f"ended {where} at {evidence.release} (until: \"{evidence.release}\")")
         else:
-            self.support[self.position[index]] = self._new_statement(statement.until)
-            self.actions.insert(-1, f"replaced {where}: the run at its first release answers it")
-            return
+            until = roundtrip.quoted(evidence.release)
+            if statement.until is not None:
+                self.editor.set_value(("support", index, "until"), until)
+            else:
+                self.editor.add_key(("support", index), "until", until, after=_fields_before("until"))
+            self.actions.append(f"ended {where} at {evidence.release} (until: \"{evidence.release}\")")
         inserts.append(self._new_statement(statement.until))
-        self._insert(self.position[index] + 1, inserts, index)
+        self.editor.insert_item(("support",), index + 1, inserts)
 
     def _add_new(self, matching: list[tuple[int, Statement]]) -> None:
         release_key = version_key(self.evidence.release)
@@ -274,9 +267,9 @@ class _Editor:
         group = [index for index, s in enumerate(self.family.support)
                  if s.stack == self.evidence.stack and s.workload == self.evidence.workload]
         if group:
-            self._insert(self.position[group[-1]] + 1, [self._new_statement(until)], group[-1])
+            self.editor.insert_item(("support",), group[-1] + 1, [self._new_statement(until)])
         else:
-            self._insert(len(self.support), [self._new_statement(until)], len(self.position) - 1)
+            self.editor.append_item(("support",), self._new_statement(until))
 
     # -- helpers -------------------------------------------------------------------------------------
 
@@ -300,15 +293,6 @@ class _Editor:
             f"added a supported statement for {evidence.stack} / {evidence.workload} on {evidence.hardware} ({range_text})"
         )
         return node
-
-    def _insert(self, at: int, nodes: list[CommentedMap], after_model_index: int) -> None:
-        for offset, node in enumerate(nodes):
-            self.support.insert(at + offset, node)
-        self._shift(after_model_index + 1, len(nodes))
-
-    def _shift(self, from_model_index: int, by: int) -> None:
-        for model_index in range(max(from_model_index, 0), len(self.position)):
-            self.position[model_index] += by
 
 
 def _fields_before(name: str) -> tuple[str, ...]:

@@ -160,7 +160,7 @@ class FamilyScaffold:
         if self.remote_code:
             lines.append("remote_code: true  # the checkpoints need trust_remote_code")
         if not self.unknowns:
-            lines.append("# No statement yet: every stack reads as unknown until someone adds evidence.")
+            lines.append("# Each statement says what one stack does for this family; a stack with none reads as unknown.")
             lines.append("support: []")
             return "\n".join(lines) + "\n"
         lines.append("support:")
