@@ -155,6 +155,11 @@ class Stack(Model):
     end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
     status_source: HttpsUrl | None = None
     versions: list[StackVersion] = Field(default_factory=list, description="The stack's own version line, oldest first.")
+    separate_releases: bool = Field(
+        default=False,
+        description="The stack ships on its own schedule (e.g. optimum-neuron): Neuron releases newer than the one "
+        "its newest version targets are 'unknown' for it until a version targets them.",
+    )
 
 
 class StacksFile(Model):

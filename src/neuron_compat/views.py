@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .registry import Registry
-from .schema import Family, Statement
+from .schema import Family, Stack, Statement
 from .versions import version_key
 from .vocabulary import ConstraintKind, Status
 
@@ -24,6 +24,33 @@ def covers(statement: Statement, release: str) -> bool:
     if statement.since is not None and key < version_key(statement.since):
         return False
     return statement.until is None or key < version_key(statement.until)
+
+
+def stack_shipped(stack: Stack, release: str) -> bool:
+    """Is the stack part of Neuron release `release` (not before its first, not from its end of support)?"""
+    key = version_key(release)
+    if stack.since is not None and key < version_key(stack.since):
+        return False
+    return stack.end_of_support is None or key < version_key(stack.end_of_support)
+
+
+def stack_horizon(stack: Stack) -> str | None:
+    """For a stack with its own release schedule: the newest Neuron release one of its versions targets."""
+    if not stack.separate_releases or not stack.versions:
+        return None
+    return max((v.neuron for v in stack.versions), key=version_key)
+
+
+def beyond_horizon(stack: Stack, release: str) -> bool:
+    """True when no version of a separately released stack targets `release` yet: its claims are unknown there."""
+    horizon = stack_horizon(stack)
+    return horizon is not None and version_key(release) > version_key(horizon)
+
+
+def horizon_note(stack: Stack, release: str) -> str:
+    newest = stack.versions[-1]
+    return (f"no {stack.name} release targets Neuron {release} yet; its newest, {newest.version}, "
+            f"targets Neuron {newest.neuron}")
 
 
 def statements_at(family: Family, release: str) -> list[Statement]:
@@ -51,20 +78,32 @@ class CellKey:
 
 @dataclass(frozen=True)
 class Cell:
-    """One family x stack x workload x hardware at one release."""
+    """One family x stack x workload x hardware at one release.
+
+    `status` is the statement's, except beyond a separately released stack's horizon, where it is 'unknown'
+    and `reason` says why. Stacks not shipped at the release have no cells.
+    """
 
     key: CellKey
     status: str
     statement: Statement
+    reason: str | None = None
 
 
 def cells_at(registry: Registry, release: str) -> dict[CellKey, Cell]:
     cells: dict[CellKey, Cell] = {}
+    stacks = registry.stack_by_id
     for family in registry.families:
         for statement in statements_at(family, release):
+            stack = stacks.get(statement.stack)
+            if stack is not None and not stack_shipped(stack, release):
+                continue
+            status, reason = str(statement.status), None
+            if stack is not None and beyond_horizon(stack, release) and status != Status.UNKNOWN:
+                status, reason = str(Status.UNKNOWN), horizon_note(stack, release)
             for hardware in statement.hardware:
                 key = CellKey(family.id, statement.stack, str(statement.workload), str(hardware))
-                cells[key] = Cell(key, str(statement.status), statement)
+                cells[key] = Cell(key, status, statement, reason)
     return cells
 
 

@@ -9,6 +9,7 @@ from ..registry import Registry
 from . import (
     catalogue_order,
     known_references,
+    stack_lifecycle,
     stack_version_line,
     statement_completeness,
     unique_model_types,
@@ -25,6 +26,7 @@ RULES: tuple[Rule, ...] = (
     upstream_model_types.RULE,
     statement_completeness.RULE,
     stack_version_line.RULE,
+    stack_lifecycle.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
