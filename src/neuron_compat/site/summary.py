@@ -133,16 +133,20 @@ def family_advice(registry: Registry, family: Family) -> FamilyAdvice:
         advice.partial = _merge([
             _pick(registry, s) for s in here if display_status(s) == "partial" and s.stack not in picked
         ])
+        current_stacks = picked | {p.stack_id for p in advice.partial}
+        ended: dict[str, Statement] = {}
         for statement in family.support:
-            if str(statement.workload) != workload or statement.until is None:
+            if str(statement.workload) != workload or statement.until is None or statement.stack in current_stacks:
                 continue
-            if statement.stack in picked or version_key(statement.until) > version_key(release):
+            if version_key(statement.until) > version_key(release):
                 continue
-            if display_status(statement).startswith("supported") or statement.status == "partial":
-                stack = registry.stack_by_id[statement.stack]
-                ended = (stack.name, statement.until, statement.anchor)
-                if ended not in advice.ended:
-                    advice.ended.append(ended)
+            if not (display_status(statement).startswith("supported") or statement.status == "partial"):
+                continue
+            last = ended.get(statement.stack)
+            if last is None or version_key(statement.until) > version_key(last.until or "0"):
+                ended[statement.stack] = statement
+        for statement in ended.values():
+            advice.ended.append((registry.stack_by_id[statement.stack].name, statement.until or "", statement.anchor))
         if advice.picks or advice.partial or advice.ended or here:
             workloads.append(advice)
     return FamilyAdvice(release, workloads, _cautions(registry, family, current, release))

@@ -1,0 +1,164 @@
+"""`mkdocs build --strict` as a person runs it: output, reproducibility, and failure on invalid data."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, build_site, make_registry
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*")) if path.is_file()
+    }
+
+
+def test_built_site_has_pages_and_api(built_site: Path) -> None:
+    for path in ("index.html", "check/index.html", "families/qwen3/index.html", "matrix/index.html",
+                 "releases/2.22.0/index.html", "releases/index.html", "coverage/index.html", "stacks/index.html",
+                 "contributing/index.html", "api/index.html", "api/registry.json", "api/families/qwen3.json",
+                 "api/schemas/family.schema.json", "api/badges/qwen3/nxd-inference-inference.json",
+                 "api/matrix.json", "search/search_index.json"):
+        assert (built_site / path).is_file(), path
+    registry = json.loads((built_site / "api/registry.json").read_text(encoding="utf-8"))
+    assert {f["id"] for f in registry["families"]} == {"bert", "custom-phi", "llama", "qwen3"}
+    contributing = (built_site / "contributing/index.html").read_text(encoding="utf-8")
+    assert "neuron-compat:" not in contributing  # the marker was filled
+    assert 'id="schema-statement"' in contributing
+
+
+def test_search_index_holds_the_names_people_type(built_site: Path) -> None:
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("families/qwen3/"))
+    for term in ("Qwen3ForCausalLM", "qwen3", "Qwen/Qwen3-8B", "Qwen 3"):
+        assert term in text, term
+    assert "(?=[A-Z][a-z])" in index["config"]["separator"]
+
+
+def test_two_builds_are_byte_identical_whatever_cwd_locale_and_timezone(
+        built_site: Path, site_registry: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    again = tmp_path / "again"
+    result = build_site(site_registry, again, cwd=elsewhere,
+                        extra_env={"TZ": "Pacific/Kiritimati", "LC_ALL": "C", "LANG": "C"})
+    assert result.returncode == 0, result.stderr
+    assert tree_digest(built_site) == tree_digest(again)
+
+
+def test_invalid_registry_fails_with_validate_messages_and_keeps_previous_output(tmp_path: Path) -> None:
+    registry = make_registry(tmp_path / "registry")
+    output = tmp_path / "out"
+    assert build_site(registry, output).returncode == 0
+    before = tree_digest(output)
+
+    family = registry / "families" / "qwen3.yaml"
+    family.write_text(family.read_text(encoding="utf-8").replace("status: partial", "status: parcial"), encoding="utf-8")
+    validate = subprocess.run([sys.executable, "-m", "neuron_compat.cli", "validate", str(registry)],
+                              capture_output=True, text=True, cwd=REPO)
+    assert validate.returncode == 1
+    problems = [line for line in validate.stdout.splitlines() if line.strip()]
+    assert problems and "qwen3.yaml:" in problems[0]
+
+    result = build_site(registry, output)
+    assert result.returncode != 0
+    for line in problems:
+        assert line in result.stderr
+    assert "Traceback" not in result.stderr
+    assert tree_digest(output) == before
+
+
+def test_bundled_registry_builds_from_the_repository_root(tmp_path: Path) -> None:
+    """`mkdocs build --strict` with no settings: the real registry/ beside mkdocs.yml."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NEURON_COMPAT_REGISTRY", "SOURCE_DATE_EPOCH")}
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "site" / "api" / "registry.json").is_file()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return None
+
+
+def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) -> None:
+    registry = make_registry(tmp_path / "registry")
+    port = _free_port()
+    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NO_MKDOCS_2_WARNING": "1",
+           "SITE_URL": f"http://127.0.0.1:{port}/"}
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-f", str(REPO / "mkdocs.yml"),
+         "-a", f"127.0.0.1:{port}"],
+        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/families/qwen3/"
+    try:
+        deadline = time.monotonic() + 60
+        page = None
+        while time.monotonic() < deadline and not (page and "Qwen3" in page):
+            time.sleep(0.5)
+            page = _fetch(url)
+        assert page and "Qwen3" in page, "mkdocs serve did not come up:\n" + (tmp_path / "serve.log").read_text()
+        family = registry / "families" / "qwen3.yaml"
+        family.write_text(family.read_text(encoding="utf-8").replace("name: Qwen3", "name: Qwen3 Renamed"),
+                          encoding="utf-8")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "Qwen3 Renamed" not in (page or ""):
+            time.sleep(0.5)
+            page = _fetch(url)
+        assert "Qwen3 Renamed" in (page or ""), "no rebuild after the registry changed"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+@pytest.mark.parametrize("name", ["matrix.md", "families/qwen3.md"])
+def test_hand_written_file_at_a_generated_path_is_refused(name: str, tmp_path: Path) -> None:
+    """site/ must not shadow generated pages: the build says which file to remove."""
+    docs = tmp_path / "site"
+    shutil.copytree(REPO / "site", docs)
+    (docs / name).parent.mkdir(parents=True, exist_ok=True)
+    (docs / name).write_text("# hand-written\n", encoding="utf-8")
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("docs_dir: site", f"docs_dir: {docs}")
+    config = config.replace("  - src/neuron_compat/site/mkdocs_hook.py",
+                            f"  - {REPO / 'src/neuron_compat/site/mkdocs_hook.py'}")
+    config = config.replace("  - registry\n  - src/neuron_compat/templates\n", "")
+    config = config.replace("watch:\n", "")
+    (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
+    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(make_registry(tmp_path / "registry")), "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml"),
+                             "-d", str(tmp_path / "out")], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode != 0
+    assert f"site/{name} is generated from the registry" in result.stderr

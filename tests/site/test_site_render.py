@@ -1,0 +1,171 @@
+"""The pure renderer: registry in, {path: content} out. No mkdocs involved here."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from neuron_compat.export import dumps, registry_to_json
+from neuron_compat.json_schema import schema_text
+from neuron_compat.schema import Family, Note
+from neuron_compat.site import render_site
+from neuron_compat.site.markers import MarkerError, fill_markers
+from neuron_compat.site.pages import contributing
+from neuron_compat.site.render import FRAGMENT_PAGES
+from neuron_compat.site.upstream import load_hub_snapshots
+from neuron_compat.validation import validate_registry
+from neuron_compat.views import release_changes
+from neuron_compat.vocabulary import DescribedEnum
+
+
+@pytest.fixture(scope="module")
+def registry(site_registry: Path):
+    result = validate_registry(site_registry)
+    assert not result.problems, [p.format() for p in result.problems]
+    return result.registry
+
+
+def test_rendering_is_deterministic(registry) -> None:
+    first, second = render_site(registry), render_site(registry)
+    assert first.files == second.files and first.fragments == second.fragments
+
+
+def test_expected_files(registry) -> None:
+    files = render_site(registry).files
+    for path in ("matrix.md", "coverage.md", "stacks.md", "families/index.md", "releases/index.md",
+                 "api/registry.json", "api/matrix.json", "api/schemas/family.schema.json"):
+        assert path in files, path
+    for family in registry.families:
+        assert f"families/{family.id}.md" in files
+        assert f"api/families/{family.id}.json" in files
+    for version in registry.release_versions:
+        assert f"releases/{version}.md" in files
+
+
+def test_api_matches_export_and_schema_modules(registry) -> None:
+    files = render_site(registry).files
+    assert files["api/registry.json"] == dumps(registry_to_json(registry))
+    for kind in ("family", "releases", "stacks"):
+        assert files[f"api/schemas/{kind}.schema.json"] == schema_text(kind)
+    family = json.loads(files["api/families/qwen3.json"])
+    assert family["family"] == registry_to_json(registry)["families"][[f.id for f in registry.families].index("qwen3")]
+    assert {"page", "at_newest_release"} <= set(family["computed"])
+
+
+def test_badges_are_shields_endpoints(registry) -> None:
+    files = render_site(registry).files
+    badge = json.loads(files["api/badges/qwen3/nxd-inference-inference.json"])
+    assert badge == {"schemaVersion": 1, "label": "nxd-inference inference",
+                     "message": "supported, with settings since 2.21.0", "color": "green"}
+    none = json.loads(files["api/badges/bert/nxd-inference-inference.json"])
+    assert none["message"] == "no statement" and none["color"] == "inactive"
+
+
+def test_shared_stack_workload_anchors(registry) -> None:
+    """Several statements for one stack x workload: the section has the plain anchor, each its own too."""
+    page = render_site(registry).files["families/qwen3.md"]
+    assert page.count("{ #nxd-inference-inference }") == 1
+    assert 'id="nxd-inference-inference--trn2--2-21-0"' in page
+    assert 'id="nxd-inference-inference--inf2--2-22-0"' in page
+    assert page.index("{ #nxd-inference-inference }") < page.index('id="nxd-inference-inference--trn2--2-21-0"')
+
+
+def test_family_page_names_everything_search_needs(registry) -> None:
+    page = render_site(registry).files["families/qwen3.md"]
+    for term in ("Qwen3ForCausalLM", "qwen3", "Qwen/Qwen3-8B", "Qwen 3"):
+        assert term in page
+    assert "report-result.yml" in page and "title=Result%3A%20Qwen3%20on%20Neuron%202.22.0" in page
+    assert "https://github.com/neuron-compat/neuron-compat/edit/main/registry/families/qwen3.yaml" in page
+    assert 'href="../../api/families/qwen3.json"' in page
+
+
+def test_release_pages_are_the_data_diff(registry) -> None:
+    files = render_site(registry).files
+    changes = release_changes(registry, "2.22.0")
+    assert {c.kind for c in changes} == {"added", "removed"}
+    page = files["releases/2.22.0.md"]
+    added = sum(1 for c in changes if c.kind == "added")
+    assert added == 1  # qwen3 / nxd-inference / inference / inf2
+    assert "## Added \\(1\\)" in page and "## Removed \\(1\\)" in page and "## Changed \\(0\\)" in page
+    assert "Only the 0.6B and 1.7B sizes fit." in page  # the note tied to 2.22.0
+
+
+def test_hostile_text_bypassing_validation_is_inert(registry) -> None:
+    """Defence in depth: even text the validator would refuse renders as text."""
+    family = registry.family_by_id["custom-phi"]
+    statement = family.support[0]
+    evil_statement = statement.model_copy(update={"notes": [Note.model_construct(
+        release=None, text='<script>alert(1)</script> <img src=x onerror=alert(2)> [x](javascript:alert(3))')]})
+    evil = family.model_copy(update={
+        "name": "<script>alert(4)</script>",
+        "description": '<img src=x onerror="alert(5)">',
+        "aliases": ['"><svg onload=alert(6)>'],
+        "support": [evil_statement],
+    })
+    assert isinstance(evil, Family)
+    registry.families[registry.families.index(family)] = evil
+    try:
+        files = render_site(registry).files
+    finally:
+        registry.families[registry.families.index(evil)] = family
+    for path, text in files.items():
+        if path.endswith(".json"):
+            continue  # data, served as application/json; consumers escape it (the check page included)
+        assert not re.search(r"<(script|img|svg)\b", text, re.IGNORECASE), path
+        assert 'href="javascript:' not in text.lower(), path
+    page = files["families/custom-phi.md"]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "# &lt;script&gt;alert\\(4\\)&lt;/script&gt;" in page
+
+
+def test_coverage_uses_transformers_reference_and_optional_hub_snapshots(registry, tmp_path: Path) -> None:
+    page = render_site(registry).files["coverage.md"]
+    assert "The model types with a causal-LM class in transformers 4.57.0" in page
+    assert "No Hub popularity snapshot" in page
+    hub = tmp_path / "upstream"
+    hub.mkdir()
+    (hub / "hub-top-text-generation.yaml").write_text(yaml.safe_dump({
+        "title": "Top text-generation models", "source": "https://huggingface.co/models", "taken": "2026-12-01",
+        "models": [{"id": "Qwen/Qwen3-8B", "model_type": "qwen3", "downloads": 10},
+                   {"id": "someone/other", "model_type": "gpt2", "downloads": 5}],
+    }), encoding="utf-8")
+    (hub / "hub-top-broken.yaml").write_text("just a string\n", encoding="utf-8")
+    snapshots = load_hub_snapshots(tmp_path)
+    page = render_site(registry, snapshots).files["coverage.md"]
+    assert "Top text\\-generation models" in page
+    assert "<code>someone/other</code>" in page  # missing everywhere
+    assert "could not be used" in page  # the broken file is reported, not fatal
+    # qwen3 is supported on nxd-inference inference: 1 of the 2 hub models is covered there.
+    assert "1 / 2" in page
+
+
+def test_schema_reference_covers_every_field_and_value() -> None:
+    fragment = contributing.fragment()
+    for _, model, _ in contributing.MODELS:
+        for name in model.model_fields:
+            assert f"<code>{name}</code>" in fragment, (model.__name__, name)
+    for vocabulary in DescribedEnum.__subclasses__():
+        if vocabulary.__name__ in {"Task"}:
+            continue
+        for value, description in vocabulary.descriptions().items():
+            assert f"<code>{value}</code>" in fragment, (vocabulary.__name__, value)
+
+
+def test_schema_reference_example_is_a_valid_family() -> None:
+    Family.model_validate(yaml.safe_load(contributing.EXAMPLE_FAMILY))
+
+
+def test_markers_missing_stray_or_unknown_fail() -> None:
+    fragments = {"home": "HOME", "schema-reference": "SCHEMA", "api-endpoints": "API"}
+    assert "HOME" in fill_markers("index.md", "a\n<!-- neuron-compat:home -->\nb", fragments, FRAGMENT_PAGES)
+    with pytest.raises(MarkerError, match="missing"):
+        fill_markers("index.md", "no marker", fragments, FRAGMENT_PAGES)
+    with pytest.raises(MarkerError, match="unknown"):
+        fill_markers("index.md", "<!-- neuron-compat:home --><!-- neuron-compat:nope -->", fragments, FRAGMENT_PAGES)
+    with pytest.raises(MarkerError, match="belongs in"):
+        fill_markers("index.md", "<!-- neuron-compat:home --><!-- neuron-compat:api-endpoints -->", fragments,
+                     FRAGMENT_PAGES)
