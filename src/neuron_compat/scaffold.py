@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .schema import SLUG_PATTERN, Stack
+from .yaml_loading import display_path
 
 SCHEMA_MODELINE = "# yaml-language-server: $schema=../schemas/family.schema.json"
 
@@ -59,30 +60,32 @@ class ConfigFacts:
 
 def read_config(path: Path) -> ConfigFacts:
     """Read model_type / architectures (or a diffusers pipeline class) from a config file or its folder."""
+    shown = display_path(path)
     if path.is_dir():
         candidates = [path / "config.json", path / "model_index.json"]
         found = [c for c in candidates if c.is_file()]
         if not found:
-            raise ScaffoldError(f"{path}: no config.json or model_index.json in this folder")
+            raise ScaffoldError(f"{shown}: no config.json or model_index.json in this folder")
         path = found[0]
+        shown = display_path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ScaffoldError(f"{path}: file not found") from None
+        raise ScaffoldError(f"{shown}: file not found") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise ScaffoldError(f"{path}: cannot read it ({error})") from None
+        raise ScaffoldError(f"{shown}: cannot read it ({error})") from None
     except json.JSONDecodeError as error:
-        raise ScaffoldError(f"{path}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})") from None
+        raise ScaffoldError(f"{shown}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})") from None
     if not isinstance(data, dict):
-        raise ScaffoldError(f"{path}: expected a JSON object at the top level")
+        raise ScaffoldError(f"{shown}: expected a JSON object at the top level")
     if "_diffusers_version" in data and isinstance(data.get("_class_name"), str):
         return ConfigFacts(pipelines=[data["_class_name"]])
     model_type = data.get("model_type")
     architectures = data.get("architectures") or []
     if model_type is not None and not isinstance(model_type, str):
-        raise ScaffoldError(f"{path}: model_type must be a string")
+        raise ScaffoldError(f"{shown}: model_type must be a string")
     if not isinstance(architectures, list) or not all(isinstance(a, str) for a in architectures):
-        raise ScaffoldError(f"{path}: architectures must be a list of class names")
+        raise ScaffoldError(f"{shown}: architectures must be a list of class names")
     return ConfigFacts(
         model_types=[model_type] if model_type else [],
         architectures=list(architectures),

@@ -1,0 +1,244 @@
+"""`neuron-compat add-evidence`: the right statement changes, comments and order stay, the diff is minimal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import diff_lines, run_cli
+
+RUN = ["--url", "https://example.com/runs/42.log", "--by", "alice", "--verified", "2026-12-03"]
+
+# The fixture's llama file with comments everywhere a person might put them, and long wrapped lines.
+COMMENTED_LLAMA = """\
+# A complete example family.
+id: llama
+name: Llama
+vendor: Meta  # publisher
+description: 'A long description that a previous tool wrapped at an odd width, which a whole-document
+  re-emit would re-wrap and so change lines nobody touched.'
+model_types: [llama]
+architectures: [LlamaForCausalLM]
+tasks: [text-generation]
+aliases: [Llama 3.1]
+examples: [meta-llama/Llama-3.1-8B]
+support:
+  # NxD Inference: the long-term record.
+  - stack: nxd-inference
+    workload: inference
+    hardware: [trn1, trn2]   # no inf2 here
+    status: supported
+    since: "2.21.0"
+    dtypes: [bf16]
+    attention: [native]
+    parallelism:
+      tensor: [32]
+    constraints:
+      - kind: max-sequence-length
+        value: 8192
+    notes:
+      - release: "2.22.0"
+        text: Example note with `code`.
+    sources:
+      - url: https://awsdocs-neuron.readthedocs-hosted.com/en/latest/libraries/nxd-inference/index.html
+        kind: vendor-docs
+        verified: 2026-12-02  # read again today
+
+  # Optimum Neuron: partial until 2.22.
+  - stack: optimum-neuron
+    workload: inference
+    hardware: [inf2]
+    status: partial
+    since: "2.20.0"
+    until: "2.22.0"
+    stack_since: "0.0.25"
+    notes:
+      - text: Example partial note.
+    sources:
+      - url: https://huggingface.co/docs/optimum-neuron/index
+        kind: vendor-docs
+        verified: 2026-12-02
+# end of file
+"""
+
+
+def _write_commented(registry: Path) -> Path:
+    path = registry / "families" / "llama.yaml"
+    path.write_text(COMMENTED_LLAMA, encoding="utf-8")
+    assert run_cli("validate", registry, cwd=registry.parent).returncode == 0
+    return path
+
+
+def test_source_and_new_dtype_go_to_the_statement_that_covers_the_release(registry: Path) -> None:
+    path = _write_commented(registry)
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference",
+                     "--release", "2.22.0", "--instance", "trn2.48xlarge", "--dtype", "bf16,fp8", *RUN,
+                     cwd=registry.parent)
+    assert result.returncode == 0, result.stderr
+    assert "added dtypes fp8 to support[0]" in result.stdout
+    assert diff_lines(COMMENTED_LLAMA, path.read_text()) == [
+        "@@ -19 +19 @@",
+        "-    dtypes: [bf16]",
+        "+    dtypes: [bf16, fp8]",
+        "@@ -32,0 +33,7 @@",
+        "+      - url: https://example.com/runs/42.log",
+        "+        title: Run on trn2.48xlarge with Neuron 2.22.0",
+        "+        kind: reproducible-run",
+        "+        verified: 2026-12-03",
+        "+        by: alice",
+        "+        release: \"2.22.0\"",
+        "+        instance: trn2.48xlarge",
+    ]
+    assert run_cli("validate", registry, cwd=registry.parent).returncode == 0
+
+
+def test_a_release_no_statement_covers_gets_a_new_supported_statement_after_its_stack(registry: Path) -> None:
+    path = _write_commented(registry)
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "optimum-neuron",
+                     "--release", "2.21.0", "--instance", "trn1.32xlarge", "--attention", "sdpa", *RUN,
+                     cwd=registry.parent)
+    assert result.returncode == 0, result.stderr
+    assert diff_lines(COMMENTED_LLAMA, path.read_text()) == [
+        "@@ -47,0 +48,15 @@",
+        "+  - stack: optimum-neuron",
+        "+    workload: inference",
+        "+    hardware: [trn1]",
+        "+    status: supported",
+        "+    since: \"2.21.0\"",
+        "+    stack_since: \"0.0.27\"",
+        "+    attention: [sdpa]",
+        "+    sources:",
+        "+      - url: https://example.com/runs/42.log",
+        "+        title: Run on trn1.32xlarge with Neuron 2.21.0",
+        "+        kind: reproducible-run",
+        "+        verified: 2026-12-03",
+        "+        by: alice",
+        "+        release: \"2.21.0\"",
+        "+        instance: trn1.32xlarge",
+    ]
+    # the file's last comment stays last, after the new statement
+    assert path.read_text().endswith("instance: trn1.32xlarge\n# end of file\n")
+    assert run_cli("validate", registry, cwd=registry.parent).returncode == 0
+
+
+def test_a_new_statement_ends_where_a_later_one_for_the_same_hardware_begins(registry: Path) -> None:
+    path = _write_commented(registry)
+    # nxd-inference covers trn2 from 2.21.0 on; a run on 2.20.0 must stop at 2.21.0 (no overlap).
+    releases = registry / "releases.yaml"
+    releases.write_text(releases.read_text().replace("hardware: [inf2, trn1]\n", "hardware: [inf2, trn1, trn2]\n", 1))
+    stacks = registry / "stacks.yaml"
+    stacks.write_text(stacks.read_text().replace('    status: active\n    since: "2.21.0"\n', "    status: active\n"))
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference",
+                     "--release", "2.20.0", "--hardware", "trn2", *RUN, cwd=registry.parent)
+    assert result.returncode == 0, result.stderr
+    added = [line for line in diff_lines(COMMENTED_LLAMA, path.read_text()) if line.startswith("+")]
+    assert added[:6] == ["+  - stack: nxd-inference", "+    workload: inference", "+    hardware: [trn2]",
+                         "+    status: supported", "+    since: \"2.20.0\"", "+    until: \"2.21.0\""]
+    assert "(since 2.20.0, until 2.21.0)" in result.stdout
+
+
+def test_a_run_ends_an_unknown_statement_for_its_hardware_only(registry: Path) -> None:
+    path = registry / "families" / "bert.yaml"
+    before = (
+        "id: bert\nname: BERT\nmodel_types: [bert]\nsupport:\n"
+        "  - stack: optimum-neuron\n    workload: inference\n    hardware: [inf2, trn1]\n    status: unknown\n"
+        "    sources:\n      - url: https://huggingface.co/docs/optimum-neuron/index\n"
+        "        kind: vendor-docs\n        verified: 2026-12-01\n"
+    )
+    path.write_text(before)
+    result = run_cli("add-evidence", "bert", "--registry", registry, "--stack", "optimum-neuron",
+                     "--release", "2.21.0", "--instance", "inf2.xlarge", *RUN, cwd=registry.parent)
+    assert result.returncode == 0, result.stderr
+    assert diff_lines(before, path.read_text()) == [
+        "@@ -7 +7 @@",
+        "-    hardware: [inf2, trn1]",
+        "+    hardware: [trn1]",
+        "@@ -12,0 +13,23 @@",
+        "+  - stack: optimum-neuron",
+        "+    workload: inference",
+        "+    hardware: [inf2]",
+        "+    status: unknown",
+        "+    until: \"2.21.0\"",
+        "+    sources:",
+        "+      - url: https://huggingface.co/docs/optimum-neuron/index",
+        "+        kind: vendor-docs",
+        "+        verified: 2026-12-01",
+        "+  - stack: optimum-neuron",
+        "+    workload: inference",
+        "+    hardware: [inf2]",
+        "+    status: supported",
+        "+    since: \"2.21.0\"",
+        "+    stack_since: \"0.0.27\"",
+        "+    sources:",
+        "+      - url: https://example.com/runs/42.log",
+        "+        title: Run on inf2.xlarge with Neuron 2.21.0",
+        "+        kind: reproducible-run",
+        "+        verified: 2026-12-03",
+        "+        by: alice",
+        "+        release: \"2.21.0\"",
+        "+        instance: inf2.xlarge",
+    ]
+    assert run_cli("validate", registry, cwd=registry.parent).returncode == 0
+
+
+def test_a_working_run_does_not_overwrite_an_unsupported_claim(registry: Path) -> None:
+    path = registry / "families" / "bert.yaml"
+    text = path.read_text().replace("status: supported", "status: unsupported\n    notes:\n      - text: Broken.")
+    path.write_text(text)
+    result = run_cli("add-evidence", "bert", "--registry", registry, "--stack", "optimum-neuron",
+                     "--release", "2.21.0", "--instance", "inf2.xlarge", *RUN, cwd=registry.parent)
+    assert result.returncode == 1
+    assert "says unsupported at 2.21.0" in result.stderr
+    assert path.read_text() == text
+
+
+def test_unknown_release_and_bad_values_are_refused_with_the_choices(registry: Path) -> None:
+    path = registry / "families" / "llama.yaml"
+    text = path.read_text()
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference",
+                     "--release", "2.99.0", "--instance", "trn2.48xlarge", *RUN, cwd=registry.parent)
+    assert result.returncode == 1
+    assert "Neuron release '2.99.0' is not in releases.yaml (known: 2.20.0 to 2.22.0)" in result.stderr
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference",
+                     "--release", "2.22.0", "--instance", "trn2.48xlarge", "--dtype", "bf61", *RUN, cwd=registry.parent)
+    assert result.returncode == 2
+    assert "--dtype bf61: not a known value (did you mean 'bf16'?" in result.stderr
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference",
+                     "--release", "2.22.0", "--instance", "g5.xlarge", *RUN, cwd=registry.parent)
+    assert result.returncode == 2
+    assert "not an Inferentia/Trainium instance type" in result.stderr
+    assert path.read_text() == text
+
+
+def test_the_same_log_twice_changes_nothing(registry: Path) -> None:
+    args = ["add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference", "--release", "2.22.0",
+            "--instance", "trn2.48xlarge", *RUN]
+    assert run_cli(*args, cwd=registry.parent).returncode == 0
+    path = registry / "families" / "llama.yaml"
+    once = path.read_text()
+    again = run_cli(*args, cwd=registry.parent)
+    assert again.returncode == 0
+    assert "already cites https://example.com/runs/42.log; nothing changed" in again.stdout
+    assert path.read_text() == once
+
+
+def test_an_edit_that_would_not_validate_is_not_written(registry: Path) -> None:
+    # optimum-neuron needs stack_since; no optimum-neuron version targets 2.22.0, so no honest one exists.
+    path = registry / "families" / "llama.yaml"
+    text = path.read_text()
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "optimum-neuron",
+                     "--release", "2.22.0", "--instance", "inf2.xlarge", *RUN, cwd=registry.parent)
+    assert result.returncode == 1
+    assert "no optimum-neuron version in stacks.yaml targets Neuron 2.22.0" in result.stderr
+    assert path.read_text() == text
+    assert sorted(p.name for p in path.parent.iterdir()) == ["bert.yaml", "llama.yaml"]  # no temporary file left
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(registry: Path) -> None:
+    path = registry / "families" / "llama.yaml"
+    text = path.read_text()
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference", "--release",
+                     "2.22.0", "--instance", "trn2.48xlarge", "--dry-run", *RUN, cwd=registry.parent)
+    assert result.returncode == 0, result.stderr
+    assert "+      - url: https://example.com/runs/42.log" in result.stdout
+    assert "(dry run: nothing written)" in result.stdout
+    assert path.read_text() == text
