@@ -254,30 +254,34 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
 
 
 def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family) -> StackAnswer:
-    """A row for a stack x workload whose statements all lie at other releases (or that has none)."""
+    """A row for a stack x workload whose statements all lie at other releases (or that has none).
+
+    Statements that start (or end) at the same release are one event: their hardware and sources are merged.
+    """
     later = sorted((s for s in statements if s.since is not None and _key(s.since) > _key(release)),
                    key=lambda s: _key(s.since or ""))
     ended = sorted((s for s in statements if s.until is not None and _key(s.until) <= _key(release)),
                    key=lambda s: _key(s.until or ""))
+    group: list[Statement] = []
     if later:
-        basis, status = later[0], "unsupported"
+        group = [s for s in later if s.since == later[0].since]
+        status, kind = "unsupported", "not-yet"
         message = f"no statement holds at {release}; the first one starts at {later[0].since} ({later[0].status})"
-        kind = "not-yet"
     elif ended:
-        basis, status = ended[-1], "unsupported"
+        group = [s for s in ended if s.until == ended[-1].until]
+        status, kind = "unsupported", "ended"
         message = f"no statement holds at {release}; the last one ended at {ended[-1].until}"
-        kind = "ended"
     else:
-        basis, status = None, "unknown"
+        status, kind = "unknown", "no-statement"
         message = f"the registry has no statement for {family.id} on {stack.id} ({workload})"
-        kind = "no-statement"
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=workload,
-        hardware=[str(h) for h in basis.hardware] if basis else [], status=status, verdict=status,
+        hardware=list(dict.fromkeys(str(h) for s in group for h in s.hardware)), status=status, verdict=status,
         display_status=status, since=None, until=None, stack_since=None, stack_until=None,
         attention=[], dtypes=[], quantization=[], constraints=[], notes=[],
         caveats=[Caveat(kind=kind, limits=False, message=message)],
-        anchor=basis.anchor if basis else None, sources=[s.url for s in basis.sources] if basis else [],
+        anchor=group[0].anchor if group else None,
+        sources=list(dict.fromkeys(src.url for s in group for src in s.sources)),
     )
 
 

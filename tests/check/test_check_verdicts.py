@@ -258,3 +258,28 @@ def test_cli_and_site_refuse_the_same_inputs_with_the_same_words(tmp_path):
     js = _js_verdicts([{"name": "release", "config": {"model_type": "llama"}, "options": {"release": "9.9.9"}}])
     cli = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--neuron", "9.9.9")
     assert cli.returncode == 1 and cli.stderr.strip().endswith(js[0]["error"])
+
+
+def test_cli_and_site_agree_on_the_real_registry_too():
+    """registry/ is curated by others and changes: whatever it holds, both implementations read it the same way."""
+    result = validate_registry(ROOT / "registry")
+    if result.problems:
+        pytest.skip("registry/ has validation problems right now")
+    registry = registry_to_json(result.registry)
+    cases = []
+    for path in CONFIG_FILES:
+        config = json.loads(path.read_text(encoding="utf-8"))
+        for release in result.registry.release_versions[-6:]:
+            cases.append({"name": f"{path.name}@{release}", "config": config, "options": {"release": release}})
+    node = shutil.which("node")
+    js = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
+                        input=json.dumps({"registry": registry, "cases": cases}), capture_output=True, text=True,
+                        timeout=60, cwd=ROOT)
+    assert js.returncode == 0, js.stderr
+    from neuron_compat.model_config import facts_from_config
+    from neuron_compat.resolve import resolve
+
+    for case, answer in zip(cases, json.loads(js.stdout)):
+        expected = json.loads(resolve(facts_from_config(case["config"]), result.registry,
+                                      release=case["options"]["release"]).model_dump_json())
+        assert answer.get("verdict") == expected, case["name"]

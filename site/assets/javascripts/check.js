@@ -476,32 +476,39 @@
       .sort(function (a, b) { return compareVersions(a.since, b.since); });
     var ended = statements.filter(function (s) { return s.until && compareVersions(s.until, release) <= 0; })
       .sort(function (a, b) { return compareVersions(a.until, b.until); });
-    var basis = null;
+    var group = [];
     var status;
     var kind;
     var message;
     if (later.length) {
-      basis = later[0];
+      group = later.filter(function (s) { return s.since === later[0].since; });
       status = "unsupported";
       kind = "not-yet";
       message = "no statement holds at " + release + "; the first one starts at " + later[0].since + " (" + later[0].status + ")";
     } else if (ended.length) {
-      basis = ended[ended.length - 1];
+      var last = ended[ended.length - 1];
+      group = ended.filter(function (s) { return s.until === last.until; });
       status = "unsupported";
       kind = "ended";
-      message = "no statement holds at " + release + "; the last one ended at " + basis.until;
+      message = "no statement holds at " + release + "; the last one ended at " + last.until;
     } else {
       status = "unknown";
       kind = "no-statement";
       message = "the registry has no statement for " + family.id + " on " + stack.id + " (" + workload + ")";
     }
+    var hardware = [];
+    var sources = [];
+    group.forEach(function (s) {
+      s.hardware.forEach(function (h) { hardware.push(h); });
+      s.sources.forEach(function (src) { sources.push(src.url); });
+    });
     return {
-      stack: stack.id, stack_name: stack.name, workload: workload, hardware: basis ? basis.hardware.slice() : [],
+      stack: stack.id, stack_name: stack.name, workload: workload, hardware: unique(hardware),
       status: status, verdict: status, display_status: status, since: null, until: null, stack_since: null,
       stack_until: null, attention: [], dtypes: [], quantization: [], constraints: [], notes: [],
       caveats: [caveat(kind, false, message)],
-      anchor: basis ? basis.stack + "-" + basis.workload : null,
-      sources: basis ? basis.sources.map(function (s) { return s.url; }) : []
+      anchor: group.length ? group[0].stack + "-" + group[0].workload : null,
+      sources: unique(sources)
     };
   }
 
