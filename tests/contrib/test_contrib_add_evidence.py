@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import diff_lines, run_cli
+from contrib_helpers import diff_lines, run_cli
 
 RUN = ["--url", "https://example.com/runs/42.log", "--by", "alice", "--verified", "2026-12-03"]
 

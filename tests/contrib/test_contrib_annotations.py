@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_cli
+from contrib_helpers import run_cli
 
 
 def test_each_problem_is_an_error_annotation_on_its_line(registry: Path, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from contrib_helpers import run_cli
 
 
 def _changed_copy(registry: Path, tmp_path: Path) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, run_cli
+from contrib_helpers import REPO, run_cli
 
 from neuron_compat.validation import validate_registry
 from neuron_compat.vocabulary import Attention, Dtype

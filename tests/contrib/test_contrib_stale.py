@@ -6,7 +6,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from contrib_helpers import run_cli
 
 from neuron_compat.staleness import StalenessPolicy, is_stale, stale_statements
 from neuron_compat.validation import validate_registry

@@ -1,0 +1,34 @@
+"""Helpers for the contributor-workflow tests: the real CLI as a process, and exact diffs.
+
+A module with its own name (not conftest) so that `import contrib_helpers` cannot pick up another
+directory's conftest.py when the whole suite runs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE_REGISTRY = REPO / "tests" / "fixtures" / "registry"
+
+
+def run_cli(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`neuron-compat ARGS` as a contributor runs it (a real process, real exit code)."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "neuron_compat.cli", *map(str, args)],
+        cwd=cwd, capture_output=True, text=True, env=env, timeout=120,
+    )
+
+
+def diff_lines(before: str, after: str) -> list[str]:
+    """The unified diff without context lines: hunk headers (where) and changed lines (what)."""
+    return [
+        line.rstrip("\n")
+        for line in difflib.unified_diff(before.splitlines(True), after.splitlines(True), n=0)
+        if not line.startswith(("+++", "---"))
+    ]
