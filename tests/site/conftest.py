@@ -131,7 +131,7 @@ def serve() -> Iterator[object]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def site_browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing: CI must install chromium (apt-get install chromium)")
@@ -145,8 +145,9 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1300, "height": 1000})  # type: ignore[attr-defined]
+def site_page(site_browser: object) -> Iterator[object]:
+    """A fresh page (own context) that can reach only the loopback server."""
+    context = site_browser.new_context(viewport={"width": 1300, "height": 1000})  # type: ignore[attr-defined]
     # No network beyond the loopback server: block anything else (Material asks GitHub for repo stars).
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
                   else route.abort())

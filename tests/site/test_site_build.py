@@ -142,7 +142,7 @@ def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) 
         log.close()
 
 
-@pytest.mark.parametrize("name", ["matrix.md", "families/qwen3.md"])
+@pytest.mark.parametrize("name", ["families/qwen3.md"])
 def test_hand_written_file_at_a_generated_path_is_refused(name: str, tmp_path: Path) -> None:
     """site/ must not shadow generated pages: the build says which file to remove."""
     docs = tmp_path / "site"

@@ -155,10 +155,18 @@
       var position = data.releases.indexOf(release);
       var order = Object.keys(data.statuses);
       var held = index.map(function () { return []; });
+      function at(version, missing) {
+        return version === null || version === undefined ? missing : data.releases.indexOf(version);
+      }
       data.statements.forEach(function (s) {
-        var since = s.since === null ? -1 : data.releases.indexOf(s.since);
-        var until = s.until === null ? Infinity : data.releases.indexOf(s.until);
-        if (position >= since && position < until) held[s.row].push(s);
+        if (position < at(s.since, -1) || position >= at(s.until, Infinity)) return;
+        // Drawn as views.cells_at draws it: nothing when the stack is not shipped at this release,
+        // "unknown" past the release that a separately released stack's newest version targets.
+        var stack = data.stacks[s.stack] || {};
+        if (position < at(stack.since, -1) || position >= at(stack.end_of_support, Infinity)) return;
+        var status = s.status;
+        if (position > at(stack.horizon, Infinity) && status !== "unknown") status = "unknown";
+        held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since });
       });
       for (var i = 0; i < index.length; i++) {
         var row = index[i], list = held[i];
@@ -210,6 +218,8 @@
       });
     }
 
+    var form = root.querySelector("form.nc-filters");
+    if (form) form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     loadState();
     Object.keys(controls).forEach(function (name) {
       var control = controls[name];

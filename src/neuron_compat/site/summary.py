@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from ..registry import Registry
 from ..schema import Family, Statement
 from ..versions import version_key
-from ..views import display_status, has_requirements, statements_at
+from ..views import display_status, has_requirements
 from ..vocabulary import ConstraintKind, StackStatus
 from .presentation import STACK_STATUS_RANK, STATUS_ORDER
-from .support import WORKLOAD_ORDER
+from .support import WORKLOAD_ORDER, Held, ReleaseView
+from .templating import constraint_value
 
 STALE_AFTER_DAYS = 365
 
@@ -52,10 +53,11 @@ class FamilyAdvice:
         return not any(w.picks or w.partial or w.ended for w in self.workloads) and not self.cautions
 
 
-def _pick(registry: Registry, statement: Statement) -> Pick:
+def _pick(registry: Registry, held: Held) -> Pick:
+    statement = held.statement
     stack = registry.stack_by_id[statement.stack]
     return Pick(
-        stack.id, stack.name, str(stack.status), display_status(statement),
+        stack.id, stack.name, str(stack.status), held.status,
         [str(h) for h in statement.hardware], statement.since, statement.anchor,
     )
 
@@ -78,20 +80,24 @@ def _merge(picks: list[Pick]) -> list[Pick]:
     return list(merged.values())
 
 
-def _cautions(registry: Registry, family: Family, current: list[Statement], release: str) -> list[str]:
+def _cautions(registry: Registry, family: Family, held: list[Held], release: str) -> list[str]:
     cautions: list[str] = []
     if family.remote_code:
         cautions.append("The checkpoints need `trust_remote_code=True`: the model type is not part of transformers.")
-    for statement in current:
-        if display_status(statement) not in ("supported", "supported-with-requirements", "partial"):
-            continue
+    for item in held:
+        statement = item.statement
         stack = registry.stack_by_id[statement.stack]
+        if item.reason:
+            cautions.append(f"{stack.name}: {item.reason}, so its claims count as unknown here.")
+            continue
+        if item.status not in ("supported", "supported-with-requirements", "partial"):
+            continue
         where = f"{stack.name} ({statement.workload})"
         if str(stack.status) in (StackStatus.MAINTENANCE, StackStatus.DEPRECATED, StackStatus.END_OF_SUPPORT):
             cautions.append(f"{where}: the stack is in *{stack.status}*; plan for its successor.")
         if has_requirements(statement):
             settings = ", ".join(
-                f"`{c.name}={c.value}`" if c.value is not None else f"`{c.name}`"
+                f"`{c.name}={constraint_value(c.value)}`" if c.value is not None else f"`{c.name}`"
                 for c in statement.constraints
                 if ConstraintKind(c.kind) in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING)
             )
@@ -99,13 +105,13 @@ def _cautions(registry: Registry, family: Family, current: list[Statement], rele
         kinds = {ConstraintKind(c.kind) for c in statement.constraints}
         if ConstraintKind.STATIC_SHAPES in kinds or ConstraintKind.STATIC_KV_CACHE in kinds:
             cautions.append(f"{where}: shapes are fixed at compile time (static shapes / KV cache): compile per shape.")
-        if display_status(statement) == "partial":
+        if item.status == "partial":
             note = next((n.text for n in statement.notes), None)
             cautions.append(f"{where} is partial" + (f": {note}" if note else "."))
     release_date = registry.release_by_version[release].date
     stale = [
-        s for s in current
-        if (release_date - s.last_verified) > dt.timedelta(days=STALE_AFTER_DAYS)
+        h.statement for h in held
+        if (release_date - h.statement.last_verified) > dt.timedelta(days=STALE_AFTER_DAYS)
     ]
     if stale:
         names = sorted({registry.stack_by_id[s.stack].name for s in stale})
@@ -119,19 +125,19 @@ def _cautions(registry: Registry, family: Family, current: list[Statement], rele
     return list(unique)
 
 
-def family_advice(registry: Registry, family: Family) -> FamilyAdvice:
+def family_advice(registry: Registry, family: Family, view: ReleaseView | None = None) -> FamilyAdvice:
     release = registry.newest_release
     if release is None:
         return FamilyAdvice(None, [], [])
-    current = statements_at(family, release)
+    current = (view or ReleaseView(registry, release)).held(family)
     workloads: list[WorkloadAdvice] = []
     for workload in WORKLOAD_ORDER:
         advice = WorkloadAdvice(workload)
-        here = [s for s in current if str(s.workload) == workload]
-        advice.picks = _merge([_pick(registry, s) for s in here if display_status(s).startswith("supported")])
+        here = [h for h in current if str(h.statement.workload) == workload]
+        advice.picks = _merge([_pick(registry, h) for h in here if h.status.startswith("supported")])
         picked = {p.stack_id for p in advice.picks}
         advice.partial = _merge([
-            _pick(registry, s) for s in here if display_status(s) == "partial" and s.stack not in picked
+            _pick(registry, h) for h in here if h.status == "partial" and h.statement.stack not in picked
         ])
         current_stacks = picked | {p.stack_id for p in advice.partial}
         ended: dict[str, Statement] = {}

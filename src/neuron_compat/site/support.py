@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..registry import Registry
 from ..schema import Family, Stack, Statement
-from ..views import covers, display_status
+from ..views import beyond_horizon, covers, display_status, horizon_note, stack_shipped
 from ..vocabulary import Workload
 from .presentation import NO_STATEMENT, STATUS_ORDER
 
@@ -69,17 +69,57 @@ def statement_groups(registry: Registry, family: Family) -> list[StatementGroup]
     )
 
 
-def statements_for(family: Family, stack: str, workload: str, release: str | None) -> list[Statement]:
-    """The statements of one stack x workload that hold at `release` (all of them when release is None)."""
-    return [
-        s for s in family.support
-        if s.stack == stack and str(s.workload) == workload and (release is None or covers(s, release))
-    ]
+@dataclass(frozen=True)
+class Held:
+    """A statement as drawn at one release: its display status, or 'unknown' past its stack's horizon."""
+
+    statement: Statement
+    status: str
+    reason: str | None = None
 
 
-def best_status(statements: Iterable[Statement]) -> str:
+class ReleaseView:
+    """What holds at one release, drawn exactly as `views.cells_at` draws it.
+
+    Statements of a stack not shipped at the release are left out; past the Neuron release that a
+    separately released stack's newest version targets, claims become 'unknown' (with the reason).
+    """
+
+    def __init__(self, registry: Registry, release: str | None) -> None:
+        self.registry = registry
+        self.release = release
+        self._stack_state: dict[str, tuple[bool, str | None]] = {}
+        if release is None:
+            return
+        for stack in registry.stacks:
+            shipped = stack_shipped(stack, release)
+            reason = horizon_note(stack, release) if shipped and beyond_horizon(stack, release) else None
+            self._stack_state[stack.id] = (shipped, reason)
+
+    def held(self, family: Family, stack: str | None = None, workload: str | None = None) -> list[Held]:
+        if self.release is None:
+            return []
+        found = []
+        for statement in family.support:
+            if stack is not None and statement.stack != stack:
+                continue
+            if workload is not None and str(statement.workload) != workload:
+                continue
+            if not covers(statement, self.release):
+                continue
+            shipped, reason = self._stack_state.get(statement.stack, (True, None))
+            if not shipped:
+                continue
+            if reason and str(statement.status) != "unknown":
+                found.append(Held(statement, "unknown", reason))
+            else:
+                found.append(Held(statement, display_status(statement)))
+        return found
+
+
+def best_status(held: Iterable[Held]) -> str:
     """The status to show for several statements (different hardware): the most useful one first."""
-    statuses = [display_status(s) for s in statements]
+    statuses = [h.status for h in held]
     if not statuses:
         return NO_STATEMENT
     return min(statuses, key=STATUS_ORDER.index)
@@ -109,30 +149,29 @@ class MatrixRow:
     family: Family
     stack: Stack
     workload: str
-    statements: tuple[Statement, ...]
+    held: tuple[Held, ...]
 
     @property
     def status(self) -> str:
-        return best_status(self.statements)
+        return best_status(self.held)
 
     @property
     def statuses(self) -> list[str]:
-        found = {display_status(s) for s in self.statements} or {NO_STATEMENT}
+        found = {h.status for h in self.held} or {NO_STATEMENT}
         return [s for s in STATUS_ORDER if s in found]
 
     def values(self, attribute: str) -> list[str]:
-        return sorted({str(v) for s in self.statements for v in getattr(s, attribute)})
+        return sorted({str(v) for h in self.held for v in getattr(h.statement, attribute)})
 
     @property
     def anchor(self) -> str:
         return f"{self.stack.id}-{self.workload}"
 
 
-def matrix_rows(registry: Registry, release: str | None) -> list[MatrixRow]:
+def matrix_rows(registry: Registry, view: ReleaseView) -> list[MatrixRow]:
     rows = []
     combos = combinations(registry)
     for family in registry.families:
         for stack, workload in combos:
-            held = statements_for(family, stack.id, workload, release) if release else []
-            rows.append(MatrixRow(family, stack, workload, tuple(held)))
+            rows.append(MatrixRow(family, stack, workload, tuple(view.held(family, stack.id, workload))))
     return rows

@@ -13,26 +13,24 @@ from ...export import dumps, family_to_json, registry_to_json
 from ...json_schema import schema_text
 from ...registry import Registry
 from ...schema import SCHEMA_MODELS
-from ...views import display_status
 from .. import urls
 from ..presentation import status_style
-from ..support import combinations, statements_for
+from ..support import ReleaseView, best_status, combinations
 from ..templating import html_block, render as render_template
 from .matrix import MATRIX_JSON
 
 REGISTRY_JSON = "api/registry.json"
 
 
-def badge(registry: Registry, family_id: str, stack_id: str, workload: str) -> dict[str, Any]:
+def badge(registry: Registry, family_id: str, stack_id: str, workload: str,
+          view: ReleaseView | None = None) -> dict[str, Any]:
     """A shields.io endpoint document for one family x stack x workload at the newest release."""
     family = registry.family_by_id[family_id]
     stack = registry.stack_by_id[stack_id]
-    release = registry.newest_release
-    current = statements_for(family, stack_id, workload, release) if release else []
-    statuses = sorted({display_status(s) for s in current}, key=lambda s: status_style(s).rank)
-    status = statuses[0] if statuses else "none"
+    current = (view or ReleaseView(registry, registry.newest_release)).held(family, stack_id, workload)
+    status = best_status(current)
     message = status_style(status).label.lower()
-    sinces = sorted({s.since for s in current if s.since})
+    sinces = sorted({h.statement.since for h in current if h.statement.since and h.status == status})
     if status.startswith("supported") and sinces:
         message += f" since {sinces[0]}"
     return {
@@ -43,19 +41,21 @@ def badge(registry: Registry, family_id: str, stack_id: str, workload: str) -> d
     }
 
 
-def family_document(registry: Registry, family_id: str) -> dict[str, Any]:
+def family_document(registry: Registry, family_id: str, view: ReleaseView | None = None) -> dict[str, Any]:
     family = registry.family_by_id[family_id]
     release = registry.newest_release
+    view = view or ReleaseView(registry, release)
     computed = []
     for stack, workload in combinations(registry):
-        current = statements_for(family, stack.id, workload, release) if release else []
-        if not current and not statements_for(family, stack.id, workload, None):
+        current = view.held(family, stack.id, workload)
+        if not current and not any(s.stack == stack.id and str(s.workload) == workload for s in family.support):
             continue
         computed.append({
             "stack": stack.id,
             "workload": workload,
-            "statuses": sorted({display_status(s) for s in current}) or ["none"],
-            "hardware": sorted({str(h) for s in current for h in s.hardware}),
+            "statuses": sorted({h.status for h in current}) or ["none"],
+            "reasons": sorted({h.reason for h in current if h.reason}),
+            "hardware": sorted({str(hw) for h in current for hw in h.statement.hardware}),
             "anchor": f"{stack.id}-{workload}",
             "badge": urls.badge_json(family.id, stack.id, workload),
         })
@@ -69,13 +69,14 @@ def family_document(registry: Registry, family_id: str) -> dict[str, Any]:
 
 def render(registry: Registry) -> dict[str, str]:
     files = {REGISTRY_JSON: dumps(registry_to_json(registry))}
+    view = ReleaseView(registry, registry.newest_release)
     for kind in SCHEMA_MODELS:
         files[urls.schema_json(kind)] = schema_text(kind)
     for family in registry.families:
-        files[urls.family_json(family.id)] = dumps(family_document(registry, family.id))
+        files[urls.family_json(family.id)] = dumps(family_document(registry, family.id, view))
         for stack, workload in combinations(registry):
             files[urls.badge_json(family.id, stack.id, workload)] = (
-                json.dumps(badge(registry, family.id, stack.id, workload), ensure_ascii=False) + "\n"
+                json.dumps(badge(registry, family.id, stack.id, workload, view), ensure_ascii=False) + "\n"
             )
     return files
 

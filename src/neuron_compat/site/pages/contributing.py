@@ -81,6 +81,50 @@ support:
 """
 
 
+# Descriptions for fields whose model gives none (the model's own description wins when it has one).
+FALLBACK_DESCRIPTIONS = {
+    ("Family", "name"): "Display name of the family, e.g. 'Llama'.",
+    ("Family", "vendor"): "Who publishes the models, e.g. 'Meta'.",
+    ("Family", "description"): "A short paragraph: what the family is and what to know on Neuron.",
+    ("Family", "tasks"): "Hub pipeline tasks the family serves.",
+    ("Statement", "workload"): "inference or training.",
+    ("Statement", "hardware"): "Neuron hardware generations the statement covers.",
+    ("Statement", "status"): "What holds over the release range.",
+    ("Statement", "attention"): "Attention implementations that work, per the source.",
+    ("Statement", "dtypes"): "Data types that work, per the source.",
+    ("Statement", "quantization"): "Quantization schemes that work, per the source.",
+    ("Statement", "parallelism"): "Parallelism the source used or requires.",
+    ("Statement", "constraints"): "Requirements that hold: static shapes, flags, settings, limits.",
+    ("Statement", "notes"): "Short Markdown remarks, optionally tied to the release where behaviour changed.",
+    ("Source", "url"): "The page, file at a tag, or run log that says so.",
+    ("Source", "title"): "A readable title for the link.",
+    ("Source", "kind"): "What kind of evidence the source is.",
+    ("Constraint", "kind"): "What sort of requirement this is.",
+    ("Constraint", "value"): "The value the requirement needs (integer, list, text or true/false).",
+    ("Constraint", "note"): "Markdown explanation.",
+    ("Note", "release"): "The Neuron release the remark is about.",
+    ("Note", "text"): "The remark, in Markdown.",
+    ("Stack", "id"): "Short id used in family files, e.g. 'nxd-inference'.",
+    ("Stack", "name"): "Display name.",
+    ("Stack", "description"): "What the stack is, in Markdown.",
+    ("Stack", "docs_url"): "Its documentation.",
+    ("Stack", "repo_url"): "Its source repository.",
+    ("Stack", "hardware"): "Hardware it runs on.",
+    ("Stack", "workloads"): "Workloads it serves.",
+    ("Stack", "status"): "Its lifecycle.",
+    ("Stack", "status_source"): "Where the lifecycle is stated.",
+    ("StackVersion", "version"): "The stack's own version, e.g. '0.4.5'.",
+    ("StackVersion", "date"): "Release date of that version.",
+    ("Family", "support"): "Support statements: one per stack x workload, per hardware set and release range.",
+    ("Parallelism", "pipeline"): "Pipeline-parallel degrees.",
+    ("Parallelism", "expert"): "Expert-parallel degrees.",
+    ("Parallelism", "context"): "Context-parallel degrees.",
+    ("Parallelism", "data"): "Data parallelism used or required.",
+    ("Parallelism", "fsdp"): "Fully sharded data parallel used or required.",
+    ("Parallelism", "sequence"): "Sequence parallelism used or required.",
+}
+
+
 @dataclass(frozen=True)
 class FieldDoc:
     name: str
@@ -91,7 +135,17 @@ class FieldDoc:
     vocabulary: str | None  # name of a vocabulary listed below the tables
 
 
+def _flatten(metadata: list[object]) -> list[object]:
+    """Field(...) inside Annotated arrives as a FieldInfo whose own metadata holds the constraints."""
+    flat: list[object] = []
+    for item in metadata:
+        flat.append(item)
+        flat.extend(_flatten(list(getattr(item, "metadata", []) or [])))
+    return flat
+
+
 def _label_for_metadata(metadata: list[object]) -> str | None:
+    metadata = _flatten(metadata)
     for item in metadata:
         func = getattr(item, "func", None)
         name = getattr(func, "__name__", "")
@@ -155,7 +209,8 @@ def field_docs(model: type[BaseModel]) -> list[FieldDoc]:
                 default = "empty"
             elif info.default is not PydanticUndefined and info.default is not None:
                 default = str(info.default).lower() if isinstance(info.default, bool) else str(info.default)
-        docs.append(FieldDoc(name, label, required, default, info.description or "", vocab))
+        description = info.description or FALLBACK_DESCRIPTIONS.get((model.__name__, name), "")
+        docs.append(FieldDoc(name, label, required, default, description, vocab))
     return docs
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...registry import Registry
-from ...views import display_status, statements_at
 from .. import urls
-from ..support import combinations
+from ..support import ReleaseView, combinations
 from ..upstream import HubSnapshot
 from .common import block, front_matter, heading, page
 
@@ -57,9 +56,10 @@ def status_by_model_type(registry: Registry) -> dict[tuple[str, str, str], str]:
     found: dict[tuple[str, str, str], str] = {}
     if release is None:
         return found
+    view = ReleaseView(registry, release)
     for family in registry.families:
-        for statement in statements_at(family, release):
-            status = display_status(statement)
+        for held in view.held(family):
+            statement, status = held.statement, held.status
             if status not in COVERED:
                 continue
             label = "partial" if status == "partial" else "supported"

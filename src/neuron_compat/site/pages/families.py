@@ -8,11 +8,9 @@ from html import escape
 
 from ...registry import Registry
 from ...schema import Family
-from ...views import statements_at
 from .. import urls
-from ..presentation import NO_STATEMENT
 from ..summary import family_advice
-from ..support import StatementGroup, best_status, search_terms, statement_groups, statements_for
+from ..support import ReleaseView, StatementGroup, best_status, search_terms, statement_groups
 from .common import block, front_matter, heading, page
 
 
@@ -24,13 +22,14 @@ class OverviewRow:
     status: str
     hardware: list[str]
     history: str
+    reason: str
 
 
 def _history(group: StatementGroup) -> str:
     parts = []
     for item in group.statements:
         s = item.statement
-        span = f"{s.since or 'all'}" + (f"–{s.until}" if s.until else "+")
+        span = (s.since or "all releases") + (f"–{s.until}" if s.until else ("+" if s.since else ""))
         parts.append(f"{s.status} {span} ({', '.join(str(h) for h in s.hardware)})")
     return "; ".join(parts)
 
@@ -49,24 +48,25 @@ def family_links(registry: Registry, family: Family, from_url: str) -> dict[str,
     }
 
 
-def family_page(registry: Registry, family: Family) -> str:
+def family_page(registry: Registry, family: Family, view: ReleaseView) -> str:
     url = urls.family_url(family.id)
     links = family_links(registry, family, url)
     release = registry.newest_release
     groups = statement_groups(registry, family)
     rows = []
     for group in groups:
-        current = statements_for(family, group.stack.id, group.workload, release) if release else []
+        current = view.held(family, group.stack.id, group.workload)
         rows.append(OverviewRow(
-            group.stack, group.workload, group.anchor, best_status(current) if current else NO_STATEMENT,
-            sorted({str(h) for s in current for h in s.hardware}), _history(group),
+            group.stack, group.workload, group.anchor, best_status(current),
+            sorted({str(hw) for h in current for hw in h.statement.hardware}), _history(group),
+            "; ".join(sorted({h.reason for h in current if h.reason})),
         ))
     parts = [
         front_matter(search={"boost": 3}),
         heading(1, family.name),
         block("family_head.html.j2", family=family, links=links),
         heading(2, "Which stack to pick", "summary"),
-        block("family_summary.html.j2", advice=family_advice(registry, family), links=links),
+        block("family_summary.html.j2", advice=family_advice(registry, family, view), links=links),
         heading(2, "Names and identifiers", "identifiers"),
         block("family_identifiers.html.j2", family=family, search_terms=search_terms(family)),
     ]
@@ -87,13 +87,14 @@ def family_page(registry: Registry, family: Family) -> str:
     return page(*parts)
 
 
-def families_index(registry: Registry) -> str:
+def families_index(registry: Registry, view: ReleaseView) -> str:
     url = "families/"
     release = registry.newest_release
     entries = []
     for family in registry.families:
-        current = statements_at(family, release) if release else []
-        supported = sorted({registry.stack_by_id[s.stack].name for s in current if str(s.status) in ("supported", "partial")})
+        current = view.held(family)
+        supported = sorted({registry.stack_by_id[h.statement.stack].name for h in current
+                            if h.status in ("supported", "supported-with-requirements", "partial")})
         entries.append({
             "family": family,
             "url": urls.relative_url(urls.family_url(family.id), url),
@@ -126,9 +127,10 @@ def escape_js(text: str) -> str:
 
 
 def render(registry: Registry) -> dict[str, str]:
-    files = {"families/index.md": families_index(registry)}
+    view = ReleaseView(registry, registry.newest_release)
+    files = {"families/index.md": families_index(registry, view)}
     for family in registry.families:
-        files[urls.family_page(family.id)] = family_page(registry, family)
+        files[urls.family_page(family.id)] = family_page(registry, family, view)
         for old in family.previous_ids:
             if old in registry.family_by_id:
                 continue

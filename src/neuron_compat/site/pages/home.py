@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ...registry import Registry
-from ...views import display_status, release_changes, statements_at
+from ...views import release_changes
+from ..support import ReleaseView
 from .. import urls
 from ..templating import html_block, render
 
@@ -11,11 +12,11 @@ from ..templating import html_block, render
 def fragment(registry: Registry) -> str:
     release = registry.newest_release
     statements = sum(len(f.support) for f in registry.families)
-    supported = 0
-    for family in registry.families:
-        if release and any(display_status(s) != "unknown" and str(s.status) in ("supported", "partial")
-                           for s in statements_at(family, release)):
-            supported += 1
+    view = ReleaseView(registry, release)
+    supported = sum(
+        1 for family in registry.families
+        if any(h.status in ("supported", "supported-with-requirements", "partial") for h in view.held(family))
+    )
     changes = release_changes(registry, release) if release else []
     html = render(
         "home.html.j2",

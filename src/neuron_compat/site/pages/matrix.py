@@ -16,7 +16,8 @@ from ...views import display_status
 from ...vocabulary import Attention, Dtype, Hardware, Workload
 from .. import urls
 from ..presentation import STATUS_ORDER, STATUS_STYLES
-from ..support import combinations, matrix_rows, search_terms
+from ..support import ReleaseView, combinations, matrix_rows, search_terms
+from ...views import stack_horizon
 from .common import block, front_matter, heading, page
 
 MATRIX_JSON = "api/matrix.json"
@@ -25,7 +26,7 @@ MATRIX_JSON = "api/matrix.json"
 def _row_context(registry: Registry) -> list[dict[str, Any]]:
     rows = []
     page_url = "matrix/"
-    for row in matrix_rows(registry, registry.newest_release):
+    for row in matrix_rows(registry, ReleaseView(registry, registry.newest_release)):
         statuses = row.statuses
         rows.append({
             "family": row.family,
@@ -36,7 +37,7 @@ def _row_context(registry: Registry) -> list[dict[str, Any]]:
             "hardware": row.values("hardware"),
             "dtypes": row.values("dtypes"),
             "attention": row.values("attention"),
-            "since": sorted({s.since for s in row.statements if s.since}),
+            "since": sorted({h.statement.since for h in row.held if h.statement.since}),
             "text": " ".join(search_terms(row.family)).lower(),
             "url": urls.relative_url(urls.family_url(row.family.id, row.anchor), page_url),
         })
@@ -45,7 +46,7 @@ def _row_context(registry: Registry) -> list[dict[str, Any]]:
 
 def matrix_data(registry: Registry) -> dict[str, Any]:
     """The one JSON the release selector draws every release from."""
-    rows = matrix_rows(registry, None)
+    rows = matrix_rows(registry, ReleaseView(registry, None))
     index = {(r.family.id, r.stack.id, r.workload): i for i, r in enumerate(rows)}
     statements = []
     for family in registry.families:
@@ -55,6 +56,7 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
                 continue
             statements.append({
                 "row": index[key],
+                "stack": statement.stack,
                 "since": statement.since,
                 "until": statement.until,
                 "status": display_status(statement),
@@ -67,6 +69,10 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "newest_release": registry.newest_release,
         "releases": registry.release_versions,
         "statuses": {name: style.label for name, style in STATUS_STYLES.items()},
+        "stacks": {
+            stack.id: {"since": stack.since, "end_of_support": stack.end_of_support, "horizon": stack_horizon(stack)}
+            for stack in registry.stacks
+        },
         "rows": [[r.family.id, r.stack.id, r.workload] for r in rows],
         "statements": statements,
     }

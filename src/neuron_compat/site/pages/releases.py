@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ...registry import Registry
-from ...views import Change, release_changes
+from ...views import Change, cells_at, diff_cells
 from .. import urls
 from ..presentation import NO_STATEMENT
 from .common import block, front_matter, heading, page
@@ -65,14 +65,25 @@ def release_notes(registry: Registry, version: str, from_url: str) -> list[dict[
     return found
 
 
-def release_page(registry: Registry, version: str) -> str:
+def all_release_changes(registry: Registry) -> dict[str, list[Change]]:
+    """`views.release_changes` for every release, drawing each release's cells once (not twice per page)."""
+    changes: dict[str, list[Change]] = {}
+    previous: dict = {}
+    for version in registry.release_versions:
+        current = cells_at(registry, version)
+        changes[version] = diff_cells(previous, current)
+        previous = current
+    return changes
+
+
+def release_page(registry: Registry, version: str, changes_at: list[Change]) -> str:
     url = urls.release_url(version)
     release = registry.release_by_version[version]
     versions = registry.release_versions
     position = versions.index(version)
     previous = versions[position - 1] if position > 0 else None
     following = versions[position + 1] if position + 1 < len(versions) else None
-    changes = fold(registry, release_changes(registry, version), url)
+    changes = fold(registry, changes_at, url)
     context = {
         "release": release,
         "previous": previous,
@@ -109,11 +120,11 @@ def _ships(stack: object, version: str) -> bool:
     return not (end and version_key(version) >= version_key(end))
 
 
-def releases_index(registry: Registry) -> str:
+def releases_index(registry: Registry, all_changes: dict[str, list[Change]]) -> str:
     url = "releases/"
     entries = []
     for version in reversed(registry.release_versions):
-        folded = fold(registry, release_changes(registry, version), url)
+        folded = fold(registry, all_changes[version], url)
         counts = {kind: len(lines) for kind, lines in folded.items()}
         entries.append({
             "release": registry.release_by_version[version],
@@ -128,7 +139,8 @@ def releases_index(registry: Registry) -> str:
 
 
 def render(registry: Registry) -> dict[str, str]:
-    files = {"releases/index.md": releases_index(registry)}
+    all_changes = all_release_changes(registry)
+    files = {"releases/index.md": releases_index(registry, all_changes)}
     for version in registry.release_versions:
-        files[urls.release_page(version)] = release_page(registry, version)
+        files[urls.release_page(version)] = release_page(registry, version, all_changes[version])
     return files

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...registry import Registry
-from ...views import display_status, statements_at
+from ..support import ReleaseView
 from .. import urls
 from .common import block, front_matter, heading, page
 
@@ -11,14 +11,14 @@ from .common import block, front_matter, heading, page
 def render(registry: Registry) -> dict[str, str]:
     release = registry.newest_release
     counts: dict[str, dict[str, int]] = {s.id: {"supported": 0, "partial": 0} for s in registry.stacks}
+    view = ReleaseView(registry, release)
     for family in registry.families:
         seen: dict[str, str] = {}
-        for statement in statements_at(family, release) if release else []:
-            status = display_status(statement)
-            if status.startswith("supported"):
-                seen[statement.stack] = "supported"
-            elif status == "partial" and seen.get(statement.stack) != "supported":
-                seen[statement.stack] = "partial"
+        for held in view.held(family):
+            if held.status.startswith("supported"):
+                seen[held.statement.stack] = "supported"
+            elif held.status == "partial" and seen.get(held.statement.stack) != "supported":
+                seen[held.statement.stack] = "partial"
         for stack_id, status in seen.items():
             if stack_id in counts:
                 counts[stack_id][status] += 1

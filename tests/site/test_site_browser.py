@@ -1,0 +1,171 @@
+"""The built site in a real chromium: search, matrix filters, permalinks, hostile text, screenshots.
+
+Screenshots of the key pages go to test-artifacts/ (gitignored) for people to look at.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def search(page, base: str, query: str) -> None:
+    page.goto(base)
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # Material's search listens to keyup
+    page.locator(".md-search-result__item").first.wait_for(timeout=10000)
+
+
+@pytest.mark.parametrize(("query", "family"), [
+    ("Qwen3ForCausalLM", "qwen3"),
+    ("phi3_custom", "custom-phi"),
+    ("Phi3CustomForCausalLM", "custom-phi"),
+    ("Custom-Phi-Mini", "custom-phi"),
+])
+def test_search_reaches_the_family_page(site_page, serve, built_site: Path, query: str, family: str) -> None:
+    page = site_page
+    base = serve(built_site)
+    search(page, base, query)
+    first = page.locator(".md-search-result__item > a").first
+    assert f"families/{family}/" in first.get_attribute("href")
+    first.click()
+    page.wait_for_url(f"**/families/{family}/**")
+    assert page.locator("h1").first.is_visible()
+
+
+def test_home_search_box_opens_search_and_check_box_goes_to_check_page(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    base = serve(built_site)
+    page.goto(base)
+    page.fill("#nc-home-search", "Qwen3ForCausalLM")
+    page.locator("#nc-home-search").press("Enter")
+    page.locator(".md-search-result__item").first.wait_for(timeout=10000)
+    assert "families/qwen3/" in page.locator(".md-search-result__item > a").first.get_attribute("href")
+
+    page.goto(base)
+    page.fill("#nc-home-check", "Qwen/Qwen3-8B")
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_url("**/check/?q=Qwen%2FQwen3-8B")
+
+
+def visible_rows(page) -> list[tuple[str, str, str]]:
+    return page.eval_on_selector_all(
+        "tr.nc-row:not([hidden])",
+        "rows => rows.map(r => [r.dataset.family, r.dataset.stack, r.dataset.workload])",
+    )
+
+
+def test_matrix_filters_show_the_right_rows(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    base = serve(built_site)
+    page.goto(base + "matrix/")
+    total = page.locator("tr.nc-row").count()
+    assert total == 4 * 3  # 4 families x (optimum-neuron inference, training; nxd-inference inference)
+    page.select_option("select[name=status]", "supported-with-requirements")
+    assert visible_rows(page) == [["qwen3", "nxd-inference", "inference"]]
+    page.select_option("select[name=status]", "")
+    page.select_option("select[name=hardware]", "inf2")
+    assert sorted(visible_rows(page)) == [["bert", "optimum-neuron", "inference"],
+                                          ["custom-phi", "optimum-neuron", "inference"],
+                                          ["qwen3", "nxd-inference", "inference"]]
+    page.select_option("select[name=hardware]", "")
+    page.fill("input[name=q]", "Qwen3ForCausalLM")
+    page.wait_for_function("document.querySelectorAll('tr.nc-row:not([hidden])').length === 3")
+    assert {row[0] for row in visible_rows(page)} == {"qwen3"}
+    assert page.locator("[data-nc-count]").inner_text() == "3"
+    page.check("input[name=with_data]")
+    assert sorted(visible_rows(page)) == [["qwen3", "nxd-inference", "inference"], ["qwen3", "optimum-neuron", "training"]]
+    assert "q=Qwen3ForCausalLM" in page.url  # filters are shareable
+
+
+def test_matrix_release_selector_redraws_from_json(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    base = serve(built_site)
+    page.goto(base + "matrix/?release=2.20.0")
+    page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.20.0'")
+    llama = page.locator("tr.nc-row[data-family=llama][data-stack=optimum-neuron][data-workload=inference]")
+    assert llama.get_attribute("data-status") == "partial"
+    page.select_option("select[name=release]", "2.22.0")
+    page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.22.0'")
+    assert llama.get_attribute("data-status") == "none"
+    qwen = page.locator("tr.nc-row[data-family=qwen3][data-stack=nxd-inference]")
+    assert qwen.get_attribute("data-status") == "supported-with-requirements partial"
+    assert qwen.locator(".nc-cell-hardware").inner_text() == "inf2, trn2"
+
+
+def test_statement_permalinks(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    base = serve(built_site)
+    page.goto(base + "families/qwen3/#nxd-inference-inference")
+    heading = page.locator("h2#nxd-inference-inference")
+    assert heading.is_visible()
+    assert page.evaluate("window.scrollY") > 0  # the browser scrolled to the anchor
+    assert 0 <= heading.evaluate("el => el.getBoundingClientRect().top") < 500
+    page.goto(base + "families/qwen3/#nxd-inference-inference--inf2--2-22-0")
+    card = page.locator("#nxd-inference-inference--inf2--2-22-0")
+    assert "Partial" in card.inner_text()
+    assert card.evaluate("el => el.matches(':target')")
+    assert card.evaluate("el => 0 <= el.getBoundingClientRect().top && el.getBoundingClientRect().top < innerHeight")
+    # the copy-link affordance puts the statement's URL in the address bar (and the clipboard)
+    page.goto(base + "families/qwen3/")
+    page.locator("a[data-nc-copy='nxd-inference-inference--trn2--2-21-0']").click()
+    assert page.url.endswith("families/qwen3/#nxd-inference-inference--trn2--2-21-0")
+    # the matrix links to the plain anchor
+    page.goto(base + "matrix/")
+    page.locator("tr.nc-row[data-family=qwen3][data-stack=nxd-inference] a").click()
+    page.wait_for_url("**/families/qwen3/#nxd-inference-inference")
+
+
+def test_hostile_registry_text_is_shown_as_text_and_never_runs(site_page, serve, hostile_site: Path) -> None:
+    page = site_page
+    base = serve(hostile_site)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    for path in ("families/custom-phi/", "families/", "matrix/", "releases/2.21.0/", "coverage/"):
+        page.goto(base + path)
+        page.wait_for_load_state("load")
+        for element in page.locator("a, p, li, td, h1, span").all()[:400]:
+            element.hover(timeout=2000, trial=True) if False else None
+        page.mouse.move(200, 300)
+        assert page.evaluate("window.__pwned === undefined"), path
+        attributes = page.evaluate("""() => [...document.querySelectorAll('*')].flatMap(el =>
+            [...el.attributes].filter(a => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value)).map(a => a.name))""")
+        assert attributes == [], (path, attributes)
+    page.goto(base + "families/custom-phi/")
+    heading = page.locator("h1").first.inner_text()
+    assert '{: onclick="window.__pwned=1" }' in heading
+    assert "&lt;img src=x onerror=window.__pwned=2&gt;" in heading
+    body = page.locator("article").inner_text()
+    assert "javascript:window.__pwned=6" in body
+    assert '[run](https://example.com/#" onfocus="window.__pwned=7)' in body
+    assert page.locator("article strong", has_text="bold").count() == 1  # the allowed subset still works
+    assert page.locator("article img, article svg[onload], article script").count() == 0
+    for element in page.locator("article a").all():
+        element.focus()
+    assert page.evaluate("window.__pwned === undefined")
+    assert dialogs == []
+
+
+@pytest.mark.parametrize(("name", "path"), [
+    ("home", ""),
+    ("family", "families/qwen3/"),
+    ("matrix", "matrix/"),
+    ("release", "releases/2.22.0/"),
+    ("coverage", "coverage/"),
+    ("contributing", "contributing/"),
+])
+def test_screenshots_of_key_pages(site_page, serve, built_site: Path, artifacts: Path, name: str, path: str) -> None:
+    page = site_page
+    base = serve(built_site)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base + path)
+    page.wait_for_load_state("load")
+    page.screenshot(path=str(artifacts / f"site-{name}.png"), full_page=True)
+    assert errors == []
+    assert page.locator("h1").first.is_visible()
