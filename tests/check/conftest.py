@@ -1,44 +1,12 @@
-"""Fixtures for `neuron-compat check`: the check registry, the fixture configs, a fake Hub, a CLI runner."""
+"""Fixtures of the `neuron-compat check` tests: a fake Hub on 127.0.0.1, its environment, a closed port."""
 
 from __future__ import annotations
 
-import json
-import os
 import socket
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
+from check_helpers import clean_env, config_text
 from fake_hub import FakeHub
-
-ROOT = Path(__file__).resolve().parents[2]
-CHECK_REGISTRY = Path(__file__).resolve().parent / "registry"
-CONFIGS = ROOT / "tests" / "fixtures" / "configs"
-CONFIG_FILES = sorted(CONFIGS.glob("*.json"))
-
-
-def config_text(name: str) -> str:
-    return (CONFIGS / name).read_text(encoding="utf-8")
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """The test process's environment without any Hub settings or tokens of the machine, plus `extra`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGING"))}
-    env.update(extra)
-    return env
-
-
-def run_check(*args: str, env: dict[str, str] | None = None, registry: Path = CHECK_REGISTRY,
-              timeout: float = 60) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "neuron_compat.cli", "check", *args, "--registry", str(registry)]
-    return subprocess.run(command, capture_output=True, text=True, env=env or clean_env(), cwd=ROOT, timeout=timeout)
-
-
-def verdict_of(result: subprocess.CompletedProcess) -> dict:
-    assert result.stdout, result.stderr
-    return json.loads(result.stdout)
 
 
 @pytest.fixture
@@ -70,3 +38,87 @@ def closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+# --- the website's check page ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def check_site(tmp_path_factory):
+    """The site built from the check registry (tests/check/registry), with the site tests' own build helper.
+
+    The site tests' `built_site` uses a different registry (and its fixtures are not visible from here); this
+    build takes about 4 s and gives the check page every family the fixture configs need.
+    """
+    import sys
+
+    from check_helpers import CHECK_REGISTRY, ROOT
+
+    sys.path.insert(0, str(ROOT / "tests" / "site"))
+    from site_helpers import build_site
+
+    output = tmp_path_factory.mktemp("check-site") / "out"
+    result = build_site(CHECK_REGISTRY, output)
+    assert result.returncode == 0, result.stderr
+    return output
+
+
+@pytest.fixture(scope="session")
+def check_site_url(check_site):
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(check_site)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def check_browser():
+    import os
+    import sys
+
+    from check_helpers import ROOT
+
+    sys.path.insert(0, str(ROOT / "tests" / "site"))
+    from site_helpers import CHROMIUM, CHROMIUM_ARGS
+
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: CI must install chromium")
+        pytest.skip(f"{CHROMIUM} is not installed; browser tests need it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def check_page(check_browser):
+    """A fresh page that can reach only the loopback server; page errors are collected in page.errors."""
+    context = check_browser.new_context(viewport={"width": 1300, "height": 1000})
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+                  else route.abort())
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir():
+    from check_helpers import ROOT
+
+    path = ROOT / "test-artifacts"
+    path.mkdir(exist_ok=True)
+    return path

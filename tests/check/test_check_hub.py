@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import clean_env, run_check, verdict_of
+from check_helpers import clean_env, run_check, verdict_of
 from fake_hub import GOOD_TOKEN
 
 

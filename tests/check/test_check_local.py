@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from conftest import CONFIGS, run_check, verdict_of
+from check_helpers import CONFIGS, run_check, verdict_of
 
 
 def one_line(result) -> str:
@@ -138,7 +138,7 @@ def test_terminal_control_characters_in_a_config_are_neutralised(tmp_path):
 
 def test_the_real_registry_answers_for_a_shipped_config():
     """The registry being curated in registry/: whatever it says, check runs on it and exits with a verdict code."""
-    from conftest import ROOT
+    from check_helpers import ROOT
 
     result = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", registry=ROOT / "registry")
     if result.returncode == 1 and "problem(s)" in result.stderr:

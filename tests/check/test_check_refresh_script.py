@@ -7,7 +7,7 @@ import sys
 
 import yaml
 
-from conftest import ROOT, config_text
+from check_helpers import ROOT, config_text
 from neuron_compat.site.upstream import load_hub_snapshots
 
 SCRIPT = ROOT / "scripts" / "refresh_hub_snapshots.py"
@@ -56,7 +56,7 @@ def test_refresh_writes_the_top_models_with_their_model_types(fake_hub, hub_env,
 
 
 def test_refresh_keeps_the_old_file_when_the_hub_is_down(closed_port, tmp_path):
-    from conftest import clean_env
+    from check_helpers import clean_env
 
     out = tmp_path / "upstream"
     out.mkdir()

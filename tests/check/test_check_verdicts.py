@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHECK_REGISTRY, CONFIG_FILES, CONFIGS, ROOT, run_check, verdict_of
+from check_helpers import CHECK_REGISTRY, CONFIG_FILES, CONFIGS, ROOT, run_check, verdict_of
 from neuron_compat.cli import main
 from neuron_compat.export import registry_to_json
 from neuron_compat.validation import validate_registry

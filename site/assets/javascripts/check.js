@@ -712,6 +712,33 @@
     result.appendChild(details);
   }
 
+  function closeSearchDialog() {
+    var toggle = document.querySelector('input[data-md-toggle="search"]');
+    if (toggle && toggle.checked) {
+      toggle.checked = false;
+      toggle.dispatchEvent(new Event("change"));
+    }
+    var box = document.querySelector("input.md-search__input");
+    if (box && document.activeElement === box) box.blur();
+  }
+
+  function showHubHint(container, id) {
+    var hint = container.querySelector("#nc-check-hub-hint");
+    if (!hint) return;
+    hint.replaceChildren();
+    if (!isValidRepoId(id)) {
+      hint.appendChild(element("span", "nc-check-error", "'" + id + "' is not a valid Hub repo id (namespace/name)."));
+      return;
+    }
+    hint.appendChild(document.createTextNode("To check " + id + ", paste its config.json below: open "));
+    var link = element("a", null, "its config.json on the Hub");
+    link.href = "https://huggingface.co/" + id + "/blob/main/config.json";
+    link.rel = "noopener";
+    hint.appendChild(link);
+    hint.appendChild(document.createTextNode(", copy it, and paste it here (or press Fetch if this browser can reach the Hub " +
+      "and the repo is public)."));
+  }
+
   function renderError(result, message) {
     result.replaceChildren();
     result.setAttribute("data-status", "error");
@@ -757,6 +784,15 @@
       }
 
       form.addEventListener("submit", function (event) { event.preventDefault(); run(); });
+      // The home page's "check" box sends ?q=<id>. Material also reads ?q= and opens its search dialog with it;
+      // here the id belongs in the Hub field, so the dialog is closed again (Material then drops q from the URL).
+      var params = new URLSearchParams(window.location.search);
+      var asked = params.get("model") || params.get("q");
+      if (asked && hubInput) {
+        hubInput.value = asked.trim();
+        showHubHint(container, hubInput.value);
+        if (params.get("q")) closeSearchDialog();
+      }
       if (fetchButton) {
         fetchButton.addEventListener("click", function () {
           var id = hubInput.value.trim();

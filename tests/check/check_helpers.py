@@ -1,0 +1,39 @@
+"""Helpers of the `neuron-compat check` tests: paths, a clean environment, a CLI runner.
+
+Named check_helpers (not conftest) so that test modules import it without clashing with the conftest
+modules of other test directories."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECK_REGISTRY = Path(__file__).resolve().parent / "registry"
+CONFIGS = ROOT / "tests" / "fixtures" / "configs"
+CONFIG_FILES = sorted(CONFIGS.glob("*.json"))
+
+
+def config_text(name: str) -> str:
+    return (CONFIGS / name).read_text(encoding="utf-8")
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The test process's environment without any Hub settings or tokens of the machine, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGING"))}
+    env.update(extra)
+    return env
+
+
+def run_check(*args: str, env: dict[str, str] | None = None, registry: Path = CHECK_REGISTRY,
+              timeout: float = 60) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "neuron_compat.cli", "check", *args, "--registry", str(registry)]
+    return subprocess.run(command, capture_output=True, text=True, env=env or clean_env(), cwd=ROOT, timeout=timeout)
+
+
+def verdict_of(result: subprocess.CompletedProcess) -> dict:
+    assert result.stdout, result.stderr
+    return json.loads(result.stdout)
