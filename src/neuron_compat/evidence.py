@@ -122,9 +122,6 @@ def check_evidence(registry: Registry, family: Family, evidence: Evidence) -> No
         if evidence.stack_version not in targets:
             listed = f"known: {', '.join(targets)}" if targets else f"{stack.id} has no version line of its own"
             raise EvidenceError(f"{stack.id} version '{evidence.stack_version}' is not in stacks.yaml ({listed})")
-        if targets[evidence.stack_version] != evidence.release:
-            raise EvidenceError(f"{stack.id} {evidence.stack_version} targets Neuron {targets[evidence.stack_version]}, "
-                                f"not {evidence.release} (stacks.yaml); check --release and --stack-version")
 
 
 def stack_version_for(stack: Stack, evidence: Evidence) -> str | None:
@@ -139,10 +136,24 @@ def stack_version_for(stack: Stack, evidence: Evidence) -> str | None:
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
-        raise EvidenceError(f"no {stack.id} version in stacks.yaml targets Neuron {evidence.release}; "
-                            f"add the version you ran to stacks.yaml and pass --stack-version")
+        recent = ", ".join(f"{v.version} (Neuron {v.neuron})" for v in stack.versions[-3:])
+        raise EvidenceError(f"no {stack.id} version in stacks.yaml targets Neuron {evidence.release}: pass "
+                            f"--stack-version with the {stack.id} version you ran (newest: {recent}), or add it to "
+                            "stacks.yaml")
     raise EvidenceError(f"several {stack.id} versions target Neuron {evidence.release} ({', '.join(candidates)}); "
                         "pass --stack-version with the one you ran")
+
+
+def axis_release(stack: Stack, evidence: Evidence) -> str:
+    """The Neuron release the statements of this stack are placed at for this run.
+
+    Statements of a stack with its own version line sit at the Neuron release their stack version
+    targets (stacks.yaml; the stack-version-line rule checks it). A run of optimum-neuron 0.4.5 on a
+    newer Neuron release is therefore recorded at 0.4.5's release; the source keeps the release used.
+    """
+    if stack.versions and evidence.stack_version is not None:
+        return next(v.neuron for v in stack.versions if v.version == evidence.stack_version)
+    return evidence.release
 
 
 def statement_to_map(statement: Statement, **changes: Any) -> CommentedMap:
@@ -185,6 +196,10 @@ class _Editor:
         self.evidence = evidence
         self.editor = YamlTextEditor(text)
         self.actions: list[str] = []
+        self.release = axis_release(stack, evidence)
+        if self.release != evidence.release:
+            self.actions.append(f"{stack.id} {evidence.stack_version} targets Neuron {self.release}: its statements "
+                                f"sit at that release (the source keeps {evidence.release}, the release you ran)")
 
     def apply(self) -> EvidenceEdit:
         evidence = self.evidence
@@ -193,7 +208,7 @@ class _Editor:
             if statement.stack == evidence.stack and statement.workload == evidence.workload
             and evidence.hardware in statement.hardware
         ]
-        covering = [(index, statement) for index, statement in matching if covers(statement, evidence.release)]
+        covering = [(index, statement) for index, statement in matching if covers(statement, self.release)]
         try:
             if covering:
                 index, statement = covering[0]
@@ -204,7 +219,7 @@ class _Editor:
                     self._end_unknown(index, statement)
                 else:
                     raise EvidenceError(
-                        f"{describe(statement, index)} says unsupported at {evidence.release}, and a source backs it; "
+                        f"{describe(statement, index)} says unsupported at {self.release}, and a source backs it; "
                         "a working run contradicts it. Edit the file by hand (end that statement with until and add "
                         "a supported one) and explain the difference in the pull request."
                     )
@@ -237,7 +252,7 @@ class _Editor:
     def _end_unknown(self, index: int, statement: Statement) -> None:
         evidence = self.evidence
         where = describe(statement, index)
-        starts_before = statement.since is None or version_key(statement.since) < version_key(evidence.release)
+        starts_before = statement.since is None or version_key(statement.since) < version_key(self.release)
         others = [h for h in statement.hardware if h != evidence.hardware]
         if not others and not starts_before:
             self.editor.replace_item(("support",), index, self._new_statement(statement.until))
@@ -248,20 +263,20 @@ class _Editor:
             self.editor.remove_from_flow_list(("support", index, "hardware"), evidence.hardware)
             self.actions.append(f"removed {evidence.hardware} from {where}")
             if starts_before:
-                inserts.append(statement_to_map(statement, hardware=[evidence.hardware], until=evidence.release))
-                self.actions.append(f"kept {evidence.hardware} unknown before {evidence.release} in a statement of its own")
+                inserts.append(statement_to_map(statement, hardware=[evidence.hardware], until=self.release))
+                self.actions.append(f"kept {evidence.hardware} unknown before {self.release} in a statement of its own")
         else:
-            until = roundtrip.quoted(evidence.release)
+            until = roundtrip.quoted(self.release)
             if statement.until is not None:
                 self.editor.set_value(("support", index, "until"), until)
             else:
                 self.editor.add_key(("support", index), "until", until, after=_fields_before("until"))
-            self.actions.append(f"ended {where} at {evidence.release} (until: \"{evidence.release}\")")
+            self.actions.append(f"ended {where} at {self.release} (until: \"{self.release}\")")
         inserts.append(self._new_statement(statement.until))
         self.editor.insert_item(("support",), index + 1, inserts)
 
     def _add_new(self, matching: list[tuple[int, Statement]]) -> None:
-        release_key = version_key(self.evidence.release)
+        release_key = version_key(self.release)
         later = [s.since for _, s in matching if s.since is not None and version_key(s.since) > release_key]
         until = min(later, key=version_key) if later else None
         group = [index for index, s in enumerate(self.family.support)
@@ -281,14 +296,14 @@ class _Editor:
             "workload": evidence.workload,
             "hardware": roundtrip.flow_list([evidence.hardware]),
             "status": Status.SUPPORTED.value,
-            "since": roundtrip.quoted(evidence.release),
+            "since": roundtrip.quoted(self.release),
             "until": roundtrip.quoted(until) if until else None,
             "stack_since": roundtrip.quoted(stack_since) if stack_since else None,
             "attention": roundtrip.flow_list(evidence.attention) if evidence.attention else None,
             "dtypes": roundtrip.flow_list(evidence.dtypes) if evidence.dtypes else None,
             "sources": CommentedSeq([evidence.source_map()]),
         })
-        range_text = f"since {evidence.release}" + (f", until {until}" if until else "")
+        range_text = f"since {self.release}" + (f", until {until}" if until else "")
         self.actions.append(
             f"added a supported statement for {evidence.stack} / {evidence.workload} on {evidence.hardware} ({range_text})"
         )

@@ -242,3 +242,17 @@ def test_dry_run_prints_the_diff_and_writes_nothing(registry: Path) -> None:
     assert "+      - url: https://example.com/runs/42.log" in result.stdout
     assert "(dry run: nothing written)" in result.stdout
     assert path.read_text() == text
+
+
+def test_a_stack_version_places_the_statement_at_the_release_that_version_targets(registry: Path) -> None:
+    # optimum-neuron 0.0.27 targets Neuron 2.21.0 (stacks.yaml); the run used Neuron 2.22.0.
+    path = registry / "families" / "llama.yaml"
+    before = path.read_text()
+    result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "optimum-neuron", "--release", "2.22.0",
+                     "--stack-version", "0.0.27", "--instance", "trn1.2xlarge", *RUN, cwd=registry.parent)
+    assert result.returncode == 0, result.stderr
+    assert "optimum-neuron 0.0.27 targets Neuron 2.21.0" in result.stdout
+    added = [line for line in diff_lines(before, path.read_text()) if line.startswith("+")]
+    assert added[4:6] == ["+    since: \"2.21.0\"", "+    stack_since: \"0.0.27\""]
+    assert "+        release: \"2.22.0\"" in added
+    assert run_cli("validate", registry, cwd=registry.parent).returncode == 0
