@@ -123,6 +123,7 @@ def test_a_model_type_transformers_lacks_needs_remote_code(registry: Path, tmp_p
     assert "registry/families/mystery.yaml:11:15: model_types[0]: 'mystery' is not a model_type of transformers" \
         in result.stderr
     assert "not written" in result.stderr
+    assert "run again with --remote-code" in result.stderr
     assert not (registry / "families" / "mystery.yaml").exists()
     # a config with auto_map says the checkpoints carry their own code
     config = _config(tmp_path, {"model_type": "mystery", "auto_map": {"AutoConfig": "x.MysteryConfig"}})

@@ -98,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         print(render_problems(problems, "text"), file=sys.stderr)
         print(f"{len(problems)} problem(s) with the registry as it would be; {shown} not written", file=sys.stderr)
+        if any(p.rule == "upstream-model-types" and p.file == shown for p in problems):
+            print("hint: if the checkpoints need trust_remote_code (a model_type transformers does not have), "
+                  "run again with --remote-code", file=sys.stderr)
         return EXIT_PROBLEMS
     write_atomically(target, text)
     print(f"wrote {shown}: {len(model_types)} model type(s), {len(unknowns)} unknown statement(s)")
