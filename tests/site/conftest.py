@@ -10,66 +10,13 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import shutil
 import socketserver
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-BASE_REGISTRY = REPO / "tests" / "fixtures" / "registry"
-SITE_FIXTURES = Path(__file__).resolve().parent / "fixtures"
-ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
-
-
-def make_registry(target: Path) -> Path:
-    """A copy of the shared fixture registry with the site-test families added."""
-    shutil.copytree(BASE_REGISTRY, target)
-    for path in sorted((SITE_FIXTURES / "families").glob("*.yaml")):
-        shutil.copy(path, target / "families" / path.name)
-    return target
-
-
-def build_site(registry: Path, output: Path, cwd: Path | None = None,
-               extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` of the repository's mkdocs.yml against `registry`, into `output`."""
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("SOURCE_DATE_EPOCH", None)
-    env.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"), "-d", str(output)],
-        cwd=cwd or REPO, env=env, capture_output=True, text=True, timeout=300,
-    )
-
-
-def inject_hostile(registry: Path) -> None:
-    """Registry text that passes validation but would execute if it were ever treated as markup."""
-    family = registry / "families" / "custom-phi.yaml"
-    text = family.read_text(encoding="utf-8")
-    text = text.replace(
-        "name: Custom Phi",
-        "name: 'Custom Phi {: onclick=\"window.__pwned=1\" } &lt;img src=x onerror=window.__pwned=2&gt;"
-        "&lt;/title&gt;&lt;script&gt;window.__pwned=9&lt;/script&gt;'\n"
-        "description: '{: onclick=\"window.__pwned=3\" } **bold** see [docs](https://example.com/\" onclick=\"window.__pwned=4)'\n"
-        "aliases: ['x\" onmouseover=\"window.__pwned=5']",
-    )
-    text = text.replace(
-        "      - text: The custom attention module does not trace.",
-        "      - text: 'Hostile note: javascript:window.__pwned=6 [run](https://example.com/#\" onfocus=\"window.__pwned=7) "
-        "*emphasis* and `code` &amp done'",
-    )
-    text = text.replace(
-        "        kind: community-report",
-        "        title: 'Report \" onmouseover=\"window.__pwned=8'\n        kind: community-report",
-    )
-    family.write_text(text, encoding="utf-8")
+from site_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, build_site, inject_hostile, make_registry
 
 
 @pytest.fixture(scope="session")
@@ -104,7 +51,7 @@ def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactor
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - signature of the base class
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

@@ -16,6 +16,7 @@ from neuron_compat.site import render_site
 from neuron_compat.site.markers import MarkerError, fill_markers
 from neuron_compat.site.pages import contributing
 from neuron_compat.site.render import FRAGMENT_PAGES
+from neuron_compat.site.safe_markdown import inline_markdown
 from neuron_compat.site.upstream import load_hub_snapshots
 from neuron_compat.validation import validate_registry
 from neuron_compat.views import release_changes
@@ -131,16 +132,22 @@ def test_coverage_uses_transformers_reference_and_optional_hub_snapshots(registr
     (hub / "hub-top-text-generation.yaml").write_text(yaml.safe_dump({
         "title": "Top text-generation models", "source": "https://huggingface.co/models", "taken": "2026-12-01",
         "models": [{"id": "Qwen/Qwen3-8B", "model_type": "qwen3", "downloads": 10},
-                   {"id": "someone/other", "model_type": "gpt2", "downloads": 5}],
+                   {"id": "someone/other", "model_type": "gpt2", "downloads": 5},
+                   {"id": "gated/model", "model_type": None, "error": "gated"}],
     }), encoding="utf-8")
+    (hub / "hub-top-evil.yaml").write_text(yaml.safe_dump({
+        "title": "Evil", "source": "javascript:alert(1)", "models": [{"id": "a/b", "model_type": "qwen3"}]}),
+        encoding="utf-8")
     (hub / "hub-top-broken.yaml").write_text("just a string\n", encoding="utf-8")
     snapshots = load_hub_snapshots(tmp_path)
     page = render_site(registry, snapshots).files["coverage.md"]
     assert "Top text\\-generation models" in page
     assert "<code>someone/other</code>" in page  # missing everywhere
     assert "could not be used" in page  # the broken file is reported, not fatal
-    # qwen3 is supported on nxd-inference inference: 1 of the 2 hub models is covered there.
-    assert "1 / 2" in page
+    # qwen3 is supported on nxd-inference inference: 1 of the 3 hub models is covered there.
+    assert "1 / 3" in page
+    assert "1 of them have no model_type" in page
+    assert 'href="javascript:' not in page
 
 
 def test_schema_reference_covers_every_field_and_value() -> None:
@@ -153,6 +160,7 @@ def test_schema_reference_covers_every_field_and_value() -> None:
             continue
         for value, description in vocabulary.descriptions().items():
             assert f"<code>{value}</code>" in fragment, (vocabulary.__name__, value)
+            assert str(inline_markdown(description)) in fragment, (vocabulary.__name__, value)
 
 
 def test_schema_reference_example_is_a_valid_family() -> None:

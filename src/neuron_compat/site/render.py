@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..registry import Registry
-from .upstream import HubSnapshot
 from .pages import api, contributing, coverage, families, home, matrix, releases, stacks
+from .upstream import HubSnapshot
 
 
 @dataclass

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
-
-from markupsafe import Markup, escape
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-
 from urllib.parse import urlsplit
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from ..schema import Parallelism, Statement
 from ..views import display_status

@@ -24,6 +24,7 @@ class HubModel:
     repo_id: str
     model_type: str | None
     downloads: int | None = None
+    pipeline_class: str | None = None  # diffusers repos: model_index.json _class_name
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class HubSnapshot:
 
     @property
     def typed_models(self) -> list[HubModel]:
-        return [m for m in self.models if m.model_type]
+        return [m for m in self.models if m.model_type or m.pipeline_class]
 
 
 @dataclass
@@ -67,10 +68,12 @@ def parse_hub_snapshot(name: str, data: Any) -> HubSnapshot:
             repo_id = _first(entry, _ID_KEYS)
             model_type = _first(entry, _TYPE_KEYS)
             downloads = entry.get("downloads")
+            pipeline = entry.get("pipeline_class")
             if repo_id is None:
                 continue
             models.append(HubModel(str(repo_id), str(model_type) if model_type else None,
-                                   downloads if isinstance(downloads, int) and not isinstance(downloads, bool) else None))
+                                   downloads if isinstance(downloads, int) and not isinstance(downloads, bool) else None,
+                                   str(pipeline) if pipeline else None))
     title = data.get("title") or data.get("description") or name
     taken = data.get("taken")
     source = data.get("source")

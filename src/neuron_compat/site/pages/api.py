@@ -16,7 +16,8 @@ from ...schema import SCHEMA_MODELS
 from .. import urls
 from ..presentation import status_style
 from ..support import ReleaseView, best_status, combinations
-from ..templating import html_block, render as render_template
+from ..templating import html_block
+from ..templating import render as render_template
 from .matrix import MATRIX_JSON
 
 REGISTRY_JSON = "api/registry.json"

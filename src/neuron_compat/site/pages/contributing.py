@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from ...schema import Constraint, Family, Note, Parallelism, Release, Source, Stack, Statement, StackVersion
+from ...schema import Constraint, Family, Note, Parallelism, Release, Source, Stack, StackVersion, Statement
 from ...vocabulary import DescribedEnum
 from .common import block, heading
 

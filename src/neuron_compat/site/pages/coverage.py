@@ -51,7 +51,7 @@ class Reference:
 
 
 def status_by_model_type(registry: Registry) -> dict[tuple[str, str, str], str]:
-    """(model_type, stack, workload) -> best covered status at the newest release ('supported'/'partial')."""
+    """(model_type or pipeline class, stack, workload) -> best covered status at the newest release."""
     release = registry.newest_release
     found: dict[tuple[str, str, str], str] = {}
     if release is None:
@@ -63,7 +63,7 @@ def status_by_model_type(registry: Registry) -> dict[tuple[str, str, str], str]:
             if status not in COVERED:
                 continue
             label = "partial" if status == "partial" else "supported"
-            for model_type in family.model_types:
+            for model_type in [*family.model_types, *family.pipelines]:
                 key = (model_type, statement.stack, str(statement.workload))
                 if found.get(key) != "supported":
                     found[key] = label
@@ -71,7 +71,7 @@ def status_by_model_type(registry: Registry) -> dict[tuple[str, str, str], str]:
 
 
 def family_of(registry: Registry) -> dict[str, str]:
-    return {t: f.id for f in registry.families for t in f.model_types}
+    return {t: f.id for f in registry.families for t in [*f.model_types, *f.pipelines]}
 
 
 def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: str) -> list[CoverageRow]:
@@ -114,11 +114,14 @@ def references(registry: Registry, hub_snapshots: list[HubSnapshot]) -> list[Ref
         if hub.problem:
             found.append(Reference(hub.name, hub.title, "", "models", 0, [], problem=hub.problem))
             continue
-        items = [(m.repo_id, m.model_type) for m in hub.models]
-        untyped = sum(1 for m in hub.models if not m.model_type)
-        description = f"{len(items)} popular Hub models; a model counts when its model_type is covered."
+        items = [(m.repo_id, m.model_type or m.pipeline_class) for m in hub.models]
+        untyped = sum(1 for _, key in items if not key)
+        description = (f"{len(items)} popular Hub models; a model counts when its model_type "
+                       "(or diffusers pipeline class) is covered.")
         if untyped:
-            description += f" {untyped} of them have no model_type in the snapshot and count as missing."
+            description += f" {untyped} of them have no model_type in the snapshot (config unreadable) and count as missing."
+        if hub.taken:
+            description += f" Snapshot taken {hub.taken}."
         found.append(Reference(hub.name, hub.title, description, "models", len(items),
                                _rows(registry, items, "model"), source=hub.source, taken=hub.taken))
     return found

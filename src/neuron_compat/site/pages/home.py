@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ...registry import Registry
 from ...views import release_changes
-from ..support import ReleaseView
 from .. import urls
+from ..support import ReleaseView
 from ..templating import html_block, render
 
 

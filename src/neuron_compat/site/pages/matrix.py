@@ -12,12 +12,11 @@ import json
 from typing import Any
 
 from ...registry import Registry
-from ...views import display_status
+from ...views import display_status, stack_horizon
 from ...vocabulary import Attention, Dtype, Hardware, Workload
 from .. import urls
 from ..presentation import STATUS_ORDER, STATUS_STYLES
 from ..support import ReleaseView, combinations, matrix_rows, search_terms
-from ...views import stack_horizon
 from .common import block, front_matter, heading, page
 
 MATRIX_JSON = "api/matrix.json"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...registry import Registry
-from ..support import ReleaseView
 from .. import urls
+from ..support import ReleaseView
 from .common import block, front_matter, heading, page
 
 
