@@ -28,11 +28,11 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-import yaml  # noqa: E402
+import yaml
 
-from neuron_compat.commands.common import write_atomically  # noqa: E402
-from neuron_compat.hub import HubError, fetch_config  # noqa: E402
-from neuron_compat.model_config import ConfigError, facts_from_config  # noqa: E402
+from neuron_compat.commands.common import write_atomically
+from neuron_compat.hub import HubError, fetch_config
+from neuron_compat.model_config import ConfigError, facts_from_config
 
 DEFAULT_TASKS = ("text-generation", "image-text-to-text", "feature-extraction", "text-classification",
                  "automatic-speech-recognition", "text-to-image")
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     from huggingface_hub.utils import logging as hub_logging
 
     hub_logging.set_verbosity_error()  # retries are the library's business; failures are reported below
-    today = dt.datetime.now(dt.timezone.utc).date()
+    today = dt.datetime.now(dt.UTC).date()
     for task in args.tasks or DEFAULT_TASKS:
         try:
             data = snapshot(task, args.limit, constants.ENDPOINT, today)

@@ -82,7 +82,7 @@ def fetch_config(repo_id: str, revision: str | None = None, deadline: float = HU
     def work() -> None:
         try:
             outcome["value"] = _fetch(repo_id, revision or "main")
-        except BaseException as error:  # handed to the caller's thread
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread, re-raised there
             outcome["error"] = error
 
     worker = threading.Thread(target=work, name="hub-fetch", daemon=True)
@@ -149,7 +149,7 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
         path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
     except HubError:
         raise
-    except Exception as error:  # noqa: BLE001 - every library error is mapped to one line below
+    except Exception as error:
         _raise_mapped(error, where, revision)
         raise  # unreachable: _raise_mapped always raises
     data = _read_cached_file(path, f"{where}/{filename}")
@@ -197,7 +197,7 @@ def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
     for filename in CONFIG_FILES:
         try:
             path = hf_hub_download(repo_id, filename, revision=revision, local_files_only=True)
-        except Exception:  # noqa: BLE001 - not cached (or cached as missing): try the next name
+        except Exception:  # noqa: BLE001, S112 - not cached (or cached as missing): try the next name
             continue
         return HubConfig(repo_id, revision, filename, None, True, _read_cached_file(path, f"{where}/{filename}"))
     return None

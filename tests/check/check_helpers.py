@@ -31,9 +31,25 @@ def clean_env(**extra: str) -> dict[str, str]:
 def run_check(*args: str, env: dict[str, str] | None = None, registry: Path = CHECK_REGISTRY,
               timeout: float = 60) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "neuron_compat.cli", "check", *args, "--registry", str(registry)]
-    return subprocess.run(command, capture_output=True, text=True, env=env or clean_env(), cwd=ROOT, timeout=timeout)
+    return subprocess.run(command, capture_output=True, text=True, env=env or clean_env(), cwd=ROOT, timeout=timeout,
+                          check=False)
 
 
 def verdict_of(result: subprocess.CompletedProcess) -> dict:
     assert result.stdout, result.stderr
     return json.loads(result.stdout)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+def build_site(registry: Path, output: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` of the repository's mkdocs.yml against `registry`, as tests/site does it."""
+    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("SOURCE_DATE_EPOCH", None)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(output)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )

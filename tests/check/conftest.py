@@ -44,17 +44,12 @@ def closed_port() -> int:
 
 @pytest.fixture(scope="session")
 def check_site(tmp_path_factory):
-    """The site built from the check registry (tests/check/registry), with the site tests' own build helper.
+    """The site built from the check registry (tests/check/registry), the way tests/site builds it.
 
     The site tests' `built_site` uses a different registry (and its fixtures are not visible from here); this
     build takes about 4 s and gives the check page every family the fixture configs need.
     """
-    import sys
-
-    from check_helpers import CHECK_REGISTRY, ROOT
-
-    sys.path.insert(0, str(ROOT / "tests" / "site"))
-    from site_helpers import build_site
+    from check_helpers import CHECK_REGISTRY, build_site
 
     output = tmp_path_factory.mktemp("check-site") / "out"
     result = build_site(CHECK_REGISTRY, output)
@@ -83,12 +78,8 @@ def check_site_url(check_site):
 @pytest.fixture(scope="session")
 def check_browser():
     import os
-    import sys
 
-    from check_helpers import ROOT
-
-    sys.path.insert(0, str(ROOT / "tests" / "site"))
-    from site_helpers import CHROMIUM, CHROMIUM_ARGS
+    from check_helpers import CHROMIUM, CHROMIUM_ARGS
 
     if not CHROMIUM.exists():
         if os.environ.get("CI") == "true":

@@ -67,7 +67,7 @@ class FakeHub:
         self.repos[repo_id] = repo
         return repo
 
-    def start(self) -> "FakeHub":
+    def start(self) -> FakeHub:
         hub = self
 
         class Handler(_Handler):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from check_helpers import clean_env, run_check, verdict_of
 from fake_hub import GOOD_TOKEN
 
