@@ -59,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {args.to_rev} has no {args.path}/ directory", file=sys.stderr)
             return EXIT_USAGE
         try:
-            before = load_for_diff(before_dir or Path(tmp) / "absent", args.from_rev, missing_is_empty=True)
-            after = load_for_diff(after_dir, args.to_rev)
+            before = load_for_diff(before_dir or Path(tmp) / "absent", "the", missing_is_empty=True,
+                                   shown_as=f"{args.from_rev}:{args.path}")
+            after = load_for_diff(after_dir, "the", shown_as=f"{args.to_rev}:{args.path}")
         except RegistryProblems:
             return EXIT_PROBLEMS
         diff = diff_registries(before, after)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from .common import DEFAULT_REGISTRY, EXIT_OK, EXIT_PROBLEMS
@@ -15,18 +16,27 @@ class RegistryProblems(Exception):
     """A registry to compare does not validate; the problems were printed."""
 
 
-def load_for_diff(path: Path, label: str, missing_is_empty: bool = False):
-    """The validated registry at `path` (an empty one if it does not exist and `missing_is_empty`)."""
+def load_for_diff(path: Path, label: str, missing_is_empty: bool = False, shown_as: str | None = None):
+    """The validated registry at `path` (an empty one if it does not exist and `missing_is_empty`).
+
+    `shown_as` replaces `path` in the problems printed (e.g. 'v1:registry' for a tree read from git).
+    """
     from ..datadiff import empty_registry
     from ..problems import render_problems
     from ..validation import validate_registry
+    from ..yaml_loading import display_path
 
     if missing_is_empty and not path.exists():
         return empty_registry()
     result = validate_registry(path)
     if result.problems:
-        print(render_problems(result.problems, "text"), file=sys.stderr)
-        print(f"{label} registry ({path}) has {len(result.problems)} problem(s); run `neuron-compat validate` "
+        problems = result.problems
+        if shown_as is not None:
+            prefix = display_path(path)
+            problems = [replace(p, file=shown_as + p.file[len(prefix):]) if p.file.startswith(prefix) else p
+                        for p in problems]
+        print(render_problems(problems, "text"), file=sys.stderr)
+        print(f"{label} registry ({shown_as or path}) has {len(result.problems)} problem(s); run `neuron-compat validate` "
               "on it: no diff", file=sys.stderr)
         raise RegistryProblems(label)
     return result.registry
