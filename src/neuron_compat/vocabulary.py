@@ -44,6 +44,7 @@ class Dtype(DescribedEnum):
     INT8 = "int8"
     INT4 = "int4"
     MXFP4 = "mxfp4"
+    MXFP8 = "mxfp8"
 
 
 class Attention(DescribedEnum):
@@ -151,6 +152,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "int8": "8-bit integer.",
         "int4": "4-bit integer.",
         "mxfp4": "Microscaling 4-bit float (e.g. GPT-OSS checkpoints).",
+        "mxfp8": "Microscaling 8-bit float (e.g. Trn3 compute).",
     },
     "Attention": {
         "eager": "transformers' eager (matmul + softmax) attention.",
