@@ -34,7 +34,7 @@ class YamlTextEditor:
     def __init__(self, text: str) -> None:
         self.original = text if text.endswith("\n") else text + "\n"
         self.root = yaml.compose(self.original, Loader=_Loader)
-        self._edits: list[tuple[int, int, int, str]] = []  # (start, end, order, replacement)
+        self._edits: list[tuple[int, int, int, int, str]] = []  # (start, end, -depth, order, replacement)
 
     # -- finding nodes -------------------------------------------------------------------------------
 
@@ -70,7 +70,9 @@ class YamlTextEditor:
         return self.original.rfind("\n", 0, index) + 1
 
     def _add(self, start: int, end: int, replacement: str) -> None:
-        self._edits.append((start, end, len(self._edits), replacement))
+        # Inserts at one place: the more indented (the end of the previous item's own lists) goes first.
+        depth = len(replacement) - len(replacement.lstrip(" "))
+        self._edits.append((start, end, -depth, len(self._edits), replacement))
 
     # -- edits ---------------------------------------------------------------------------------------
 
@@ -192,7 +194,7 @@ class YamlTextEditor:
 
     def text(self) -> str:
         result = self.original
-        for start, end, _, replacement in sorted(self._edits, key=lambda e: (e[0], e[2]), reverse=True):
+        for start, end, _, _, replacement in sorted(self._edits, key=lambda e: (e[0], e[2], e[3]), reverse=True):
             result = result[:start] + replacement + result[end:]
         return result
 

@@ -21,7 +21,7 @@ def run_cli(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "neuron_compat.cli", *map(str, args)],
-        cwd=cwd, capture_output=True, text=True, env=env, timeout=120,
+        check=False, cwd=cwd, capture_output=True, text=True, env=env, timeout=120,
     )
 
 

@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from contrib_helpers import run_cli
 
 
@@ -37,9 +36,9 @@ def test_diff_says_what_changed_per_cell_and_per_statement(registry: Path, tmp_p
         "  llama / optimum-neuron / inference / inf2: partial -> supported (2.20.0 until 2.22.0)",
         "  qwen3 / optimum-neuron / inference / inf2, trn1, trn2: no statement -> unknown (since 2.20.0)",
         "Statement details:",
-        "  llama / nxd-inference / inference / trn1, trn2 since 2.21.0: dtypes bf16 -> bf16, fp8; "
-        "+ source reproducible-run https://example.com/run.log (verified 2026-12-03, by alice, Neuron 2.22.0, "
-        "on trn2.48xlarge)",
+        ("  llama / nxd-inference / inference / trn1, trn2 since 2.21.0: dtypes bf16 -> bf16, fp8; "
+         "+ source reproducible-run https://example.com/run.log (verified 2026-12-03, by alice, Neuron 2.22.0, "
+         "on trn2.48xlarge)"),
         "Families:",
         "  new family qwen3 (Qwen3): model types qwen3",
     ]

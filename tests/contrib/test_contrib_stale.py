@@ -22,8 +22,8 @@ def test_days_relative_to_today(registry: Path, tmp_path: Path) -> None:
     result = run_cli("stale", registry, "--days", "365", "--today", "2026-12-02", cwd=tmp_path)
     assert result.returncode == 0
     assert result.stdout.splitlines() == [
-        "registry/families/bert.yaml:5: bert / optimum-neuron / inference / inf2, trn1 since 2.20.0: supported, "
-        "last verified 2025-01-10 (691 days ago)",
+        ("registry/families/bert.yaml:5: bert / optimum-neuron / inference / inf2, trn1 since 2.20.0: supported, "
+         "last verified 2025-01-10 (691 days ago)"),
     ]
     assert "1 of 3 statement(s) last verified before 2025-12-02" in result.stderr
     # the same data one day after the run is still fresh under a longer limit
