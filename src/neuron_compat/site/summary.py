@@ -139,7 +139,7 @@ def family_advice(registry: Registry, family: Family, view: ReleaseView | None =
         advice.partial = _merge([
             _pick(registry, h) for h in here if h.status == "partial" and h.statement.stack not in picked
         ])
-        current_stacks = picked | {p.stack_id for p in advice.partial}
+        current_stacks = {h.statement.stack for h in here}  # anything held now is not 'no longer'
         ended: dict[str, Statement] = {}
         for statement in family.support:
             if str(statement.workload) != workload or statement.until is None or statement.stack in current_stacks:

@@ -117,6 +117,13 @@ class ReleaseView:
         return found
 
 
+def current_release(registry: Registry, stack: Stack) -> str | None:
+    """A stack's current release: the newest Neuron release that ships it and that its own newest version
+    targets (optimum-neuron trails Neuron), or for a stack no longer shipped its last release."""
+    usable = [v for v in registry.release_versions if stack_shipped(stack, v) and not beyond_horizon(stack, v)]
+    return usable[-1] if usable else registry.newest_release
+
+
 def best_status(held: Iterable[Held]) -> str:
     """The status to show for several statements (different hardware): the most useful one first."""
     statuses = [h.status for h in held]

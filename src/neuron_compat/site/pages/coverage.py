@@ -2,7 +2,9 @@
 
 References: the transformers text-generation model types (registry/upstream snapshot, `causal_lm`) and,
 when present, Hub popularity snapshots (hub-top-*.yaml). A model type counts as covered when a family
-that lists it has a supported or partial statement for the stack x workload at the newest release.
+that lists it has a supported or partial statement for the stack x workload at the stack's current
+release: the newest Neuron release that ships the stack and that its own newest version targets (for
+optimum-neuron, whose releases trail Neuron's; otherwise every stack past its horizon would read 0%).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ...registry import Registry
 from .. import urls
-from ..support import ReleaseView, combinations
+from ..support import ReleaseView, combinations, current_release
 from ..upstream import HubSnapshot
 from .common import block, front_matter, heading, page
 
@@ -24,6 +26,7 @@ class CoverageRow:
     stack_name: str
     workload: str
     total: int
+    release: str | None = None
     supported: int = 0
     partial: int = 0
     missing: list[dict[str, str]] = field(default_factory=list)
@@ -50,9 +53,8 @@ class Reference:
     taken: str | None = None
 
 
-def status_by_model_type(registry: Registry) -> dict[tuple[str, str, str], str]:
-    """(model_type or pipeline class, stack, workload) -> best covered status at the newest release."""
-    release = registry.newest_release
+def status_by_model_type(registry: Registry, release: str | None) -> dict[tuple[str, str, str], str]:
+    """(model_type or pipeline class, stack, workload) -> best covered status at `release`."""
     found: dict[tuple[str, str, str], str] = {}
     if release is None:
         return found
@@ -76,11 +78,15 @@ def family_of(registry: Registry) -> dict[str, str]:
 
 def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: str) -> list[CoverageRow]:
     """items: (label shown when missing, model_type or None)."""
-    status = status_by_model_type(registry)
     owners = family_of(registry)
+    by_release: dict[str | None, dict[tuple[str, str, str], str]] = {}
     rows = []
     for stack, workload in combinations(registry):
-        row = CoverageRow(stack.id, stack.name, workload, len(items))
+        release = current_release(registry, stack)
+        if release not in by_release:
+            by_release[release] = status_by_model_type(registry, release)
+        status = by_release[release]
+        row = CoverageRow(stack.id, stack.name, workload, len(items), release=release)
         for label, model_type in items:
             found = status.get((model_type, stack.id, workload)) if model_type else None
             if found == "supported":

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from ...registry import Registry
 from .. import urls
-from ..support import ReleaseView
+from ..support import ReleaseView, current_release
 from .common import block, front_matter, heading, page
 
 
 def render(registry: Registry) -> dict[str, str]:
     release = registry.newest_release
-    counts: dict[str, dict[str, int]] = {s.id: {"supported": 0, "partial": 0} for s in registry.stacks}
-    view = ReleaseView(registry, release)
+    counts: dict[str, dict[str, int]] = {s.id: {"supported": 0, "partial": 0, "ever": 0} for s in registry.stacks}
+    current = {s.id: current_release(registry, s) for s in registry.stacks}
+    views = {r: ReleaseView(registry, r) for r in sorted(set(current.values()), key=str)}
     for family in registry.families:
+        for stack_id in {s.stack for s in family.support if str(s.status) in ("supported", "partial")}:
+            if stack_id in counts:
+                counts[stack_id]["ever"] += 1
         seen: dict[str, str] = {}
-        for held in view.held(family):
+        held_now = [h for r, view in views.items() for h in view.held(family) if current.get(h.statement.stack) == r]
+        for held in held_now:
             if held.status.startswith("supported"):
                 seen[held.statement.stack] = "supported"
             elif held.status == "partial" and seen.get(held.statement.stack) != "supported":
@@ -25,7 +30,7 @@ def render(registry: Registry) -> dict[str, str]:
     parts = [
         front_matter(title="Stacks"),
         heading(1, "Software stacks"),
-        block("stacks_intro.html.j2", stacks=registry.stacks, release=release, counts=counts),
+        block("stacks_intro.html.j2", stacks=registry.stacks, release=release, counts=counts, current=current),
     ]
     for stack in registry.stacks:
         parts.append(heading(2, stack.name, stack.id))
