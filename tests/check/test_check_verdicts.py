@@ -7,6 +7,7 @@ import io
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -283,3 +284,20 @@ def test_cli_and_site_agree_on_the_real_registry_too():
         expected = json.loads(resolve(facts_from_config(case["config"]), result.registry,
                                       release=case["options"]["release"]).model_dump_json())
         assert answer.get("verdict") == expected, case["name"]
+
+
+def test_json_output_follows_the_published_schema():
+    import jsonschema
+
+    schema = json.loads(subprocess.run([sys.executable, "-m", "neuron_compat.cli", "check", "--json-schema"],
+                                       capture_output=True, text=True, check=True, cwd=ROOT).stdout)
+    assert schema["title"] == "Verdict"
+    for name in ("llama-3.1-8b.json", "sdxl-base-1.0-model_index.json", "qwen3-30b-a3b.json"):
+        jsonschema.validate(verdict_of(run_check(str(CONFIGS / name), "--json")), schema)
+
+
+def test_no_model_is_bad_input():
+    result = run_check()
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("neuron-compat check: name a model: a Hub repo id, a config.json, a model folder "
+                                     "or a model_index.json")

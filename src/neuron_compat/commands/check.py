@@ -9,6 +9,7 @@ registry), 2 the model could not be reached (repo, revision, gated, offline, net
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -40,6 +41,13 @@ def run(args: argparse.Namespace) -> int:
     from ..resolve import WORKLOADS, ResolveError, resolve
     from ..validation import validate_registry
 
+    if args.json_schema:
+        from ..resolve import Verdict
+
+        sys.stdout.write(json.dumps(Verdict.model_json_schema(), indent=1) + "\n")
+        return 0
+    if args.model is None:
+        return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_BAD_INPUT)
     if args.workload is not None and args.workload not in WORKLOADS:
         return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_BAD_INPUT)
     result = validate_registry(args.registry)
@@ -146,11 +154,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "that apply to this config. Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, "
         "1 bad input, 2 the model could not be reached (argparse usage errors also exit 2).",
     )
-    parser.add_argument("model", help="Hub repo id (Qwen/Qwen3-8B), config.json, model_index.json or a model folder")
+    parser.add_argument("model", nargs="?", help="Hub repo id (Qwen/Qwen3-8B), config.json, model_index.json or a model folder")
     parser.add_argument("--revision", help="Hub branch, tag or commit (default: main)")
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
     parser.add_argument("--workload", help="inference or training (default: both)")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
+    parser.add_argument("--json-schema", action="store_true", help="print the JSON Schema of the --json output and exit")
     parser.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="the registry directory (default: ./registry)")
     parser.set_defaults(handler=run)
