@@ -121,8 +121,13 @@ def test_unknown_release_stack_and_workload_list_what_exists():
     assert one_line(result).endswith("unknown workload 'serving'; use inference or training")
 
 
-def test_a_broken_registry_is_bad_input(tmp_path):
+def test_a_missing_or_broken_registry_is_bad_input(tmp_path):
     result = run_check(str(CONFIGS / "bert-base-uncased.json"), registry=tmp_path / "nowhere")
+    assert result.returncode == 1
+    assert one_line(result).endswith(f"no registry at {tmp_path / 'nowhere'}: run from the repository root or pass "
+                                     "--registry DIR")
+    (tmp_path / "empty").mkdir()
+    result = run_check(str(CONFIGS / "bert-base-uncased.json"), registry=tmp_path / "empty")
     assert result.returncode == 1
     assert "problem(s); run `neuron-compat validate" in one_line(result)
 

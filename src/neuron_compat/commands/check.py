@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_BAD_INPUT)
     if args.workload is not None and args.workload not in WORKLOADS:
         return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_BAD_INPUT)
+    if not args.registry.is_dir():
+        return _fail(f"no registry at {args.registry}: run from the repository root or pass --registry DIR",
+                     EXIT_BAD_INPUT)
     result = validate_registry(args.registry)
     if result.problems:
         return _fail(f"the registry at {args.registry} has {len(result.problems)} problem(s); "
