@@ -183,9 +183,10 @@ def _find_family(facts: ModelConfigFacts, families: list[Family]) -> tuple[Famil
     if siblings:
         listed = ", ".join(f"{m} (family {fid})" for m, fid in siblings)
         nearest = list(dict.fromkeys(fid for _, fid in siblings))
+        subject = f"model_type '{model_type}' is not covered" if model_type is not None else \
+            "the config names no model_type"
         caveat = Caveat(kind="sibling-covered", limits=True,
-                        message=f"model_type '{model_type}' is not covered, but its sibling {listed} is; "
-                        "an answer for a sibling does not carry over")
+                        message=f"{subject}, but its sibling {listed} is; an answer for a sibling does not carry over")
         return None, None, [caveat], nearest
     if model_type is None:
         names = ", ".join(facts.architectures) or "none"

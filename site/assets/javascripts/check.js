@@ -400,8 +400,9 @@
     if (siblings.length) {
       var listed = siblings.map(function (pair) { return pair[0] + " (family " + pair[1] + ")"; }).join(", ");
       var siblingFamilies = unique(siblings.map(function (pair) { return pair[1]; }));
-      return [null, null, [caveat("sibling-covered", true, "model_type '" + modelType + "' is not covered, but its sibling " +
-        listed + " is; an answer for a sibling does not carry over")], siblingFamilies];
+      var subject = modelType !== null ? "model_type '" + modelType + "' is not covered" : "the config names no model_type";
+      return [null, null, [caveat("sibling-covered", true, subject + ", but its sibling " + listed +
+        " is; an answer for a sibling does not carry over")], siblingFamilies];
     }
     if (modelType === null) {
       var names = model.architectures.join(", ") || "none";
