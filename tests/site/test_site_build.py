@@ -38,6 +38,10 @@ def test_built_site_has_pages_and_api(built_site: Path) -> None:
     contributing = (built_site / "contributing/index.html").read_text(encoding="utf-8")
     assert "neuron-compat:" not in contributing  # the marker was filled
     assert 'id="schema-statement"' in contributing
+    family = (built_site / "families/qwen3/index.html").read_text(encoding="utf-8")
+    edit = "https://github.com/neuron-compat/neuron-compat/edit/main/registry/families/qwen3.yaml"
+    assert f'href="{edit}" title="Edit this page"' in family  # Material's edit button opens the YAML
+    assert "issues/new?template=report-result.yml&amp;title=Result%3A%20Qwen3%20on%20Neuron%202.22.0" in family
 
 
 def test_search_index_holds_the_names_people_type(built_site: Path) -> None:

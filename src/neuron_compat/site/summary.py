@@ -15,7 +15,7 @@ from ..versions import version_key
 from ..views import display_status, has_requirements
 from ..vocabulary import ConstraintKind, StackStatus
 from .presentation import STACK_STATUS_RANK, STATUS_ORDER
-from .support import WORKLOAD_ORDER, Held, ReleaseView
+from .support import WORKLOAD_ORDER, Held, ReleaseView, current_release
 from .templating import constraint_value
 
 STALE_AFTER_DAYS = 365
@@ -40,6 +40,7 @@ class WorkloadAdvice:
     picks: list[Pick] = field(default_factory=list)
     partial: list[Pick] = field(default_factory=list)
     ended: list[tuple[str, str, str]] = field(default_factory=list)  # (stack name, until, anchor)
+    trailing: list[tuple[Pick, str]] = field(default_factory=list)  # (pick, the stack's current release)
 
 
 @dataclass
@@ -50,7 +51,7 @@ class FamilyAdvice:
 
     @property
     def empty(self) -> bool:
-        return not any(w.picks or w.partial or w.ended for w in self.workloads) and not self.cautions
+        return not any(w.picks or w.partial or w.ended or w.trailing for w in self.workloads) and not self.cautions
 
 
 def _pick(registry: Registry, held: Held) -> Pick:
@@ -139,6 +140,15 @@ def family_advice(registry: Registry, family: Family, view: ReleaseView | None =
         advice.partial = _merge([
             _pick(registry, h) for h in here if h.status == "partial" and h.statement.stack not in picked
         ])
+        # Stacks with their own release line whose newest version trails this release: what held there.
+        for stack_id in sorted({h.statement.stack for h in here if h.reason}):
+            stack = registry.stack_by_id[stack_id]
+            release_there = current_release(registry, stack)
+            if release_there is None or release_there == release:
+                continue
+            there = ReleaseView(registry, release_there).held(family, stack_id, workload)
+            usable = _merge([_pick(registry, h) for h in there if h.status.startswith("supported") or h.status == "partial"])
+            advice.trailing.extend((pick, release_there) for pick in usable)
         current_stacks = {h.statement.stack for h in here}  # anything held now is not 'no longer'
         ended: dict[str, Statement] = {}
         for statement in family.support:
@@ -153,6 +163,6 @@ def family_advice(registry: Registry, family: Family, view: ReleaseView | None =
                 ended[statement.stack] = statement
         for statement in ended.values():
             advice.ended.append((registry.stack_by_id[statement.stack].name, statement.until or "", statement.anchor))
-        if advice.picks or advice.partial or advice.ended or here:
+        if advice.picks or advice.partial or advice.ended or advice.trailing or here:
             workloads.append(advice)
     return FamilyAdvice(release, workloads, _cautions(registry, family, current, release))
