@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ...registry import Registry
-from ...views import Change, cells_at, diff_cells
+from ...views import Change, cells_at, diff_cells, stack_shipped
 from .. import urls
 from ..presentation import NO_STATEMENT
 from .common import block, front_matter, heading, page
@@ -93,7 +93,7 @@ def release_page(registry: Registry, version: str, changes_at: list[Change]) -> 
         "changes": changes,
         "notes": release_notes(registry, version, url),
         "matrix_url": urls.relative_url("matrix/", url) + f"?release={version}",
-        "stacks_shipped": [s for s in registry.stacks if _ships(s, version)],
+        "stacks_shipped": [s for s in registry.stacks if stack_shipped(s, version)],
     }
     return page(
         front_matter(title=f"Neuron {version}"),
@@ -108,16 +108,6 @@ def release_page(registry: Registry, version: str, changes_at: list[Change]) -> 
         heading(2, "Notes for this release", "notes"),
         block("release_notes.html.j2", notes=context["notes"]),
     )
-
-
-def _ships(stack: object, version: str) -> bool:
-    from ...versions import version_key
-
-    since = getattr(stack, "since", None)
-    end = getattr(stack, "end_of_support", None)
-    if since and version_key(version) < version_key(since):
-        return False
-    return not (end and version_key(version) >= version_key(end))
 
 
 def releases_index(registry: Registry, all_changes: dict[str, list[Change]]) -> str:
