@@ -124,6 +124,20 @@ def current_release(registry: Registry, stack: Stack) -> str | None:
     return usable[-1] if usable else registry.newest_release
 
 
+class CurrentView:
+    """Each stack at its own current release (see `current_release`): "what can I use today" per stack."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.release_of = {stack.id: current_release(registry, stack) for stack in registry.stacks}
+        self._views = {r: ReleaseView(registry, r) for r in set(self.release_of.values())}
+
+    def held(self, family: Family) -> list[Held]:
+        found = []
+        for stack_id, release in self.release_of.items():
+            found.extend(self._views[release].held(family, stack_id))
+        return found
+
+
 def best_status(held: Iterable[Held]) -> str:
     """The status to show for several statements (different hardware): the most useful one first."""
     statuses = [h.status for h in held]

@@ -10,7 +10,7 @@ from ...registry import Registry
 from ...schema import Family
 from .. import urls
 from ..summary import family_advice
-from ..support import ReleaseView, StatementGroup, best_status, search_terms, statement_groups
+from ..support import CurrentView, ReleaseView, StatementGroup, best_status, search_terms, statement_groups
 from .common import block, front_matter, heading, page
 
 
@@ -87,14 +87,17 @@ def family_page(registry: Registry, family: Family, view: ReleaseView) -> str:
     return page(*parts)
 
 
-def families_index(registry: Registry, view: ReleaseView) -> str:
+def families_index(registry: Registry) -> str:
     url = "families/"
     release = registry.newest_release
+    view = CurrentView(registry)
     entries = []
     for family in registry.families:
         current = view.held(family)
-        supported = sorted({registry.stack_by_id[h.statement.stack].name for h in current
-                            if h.status in ("supported", "supported-with-requirements", "partial")})
+        supported = sorted({
+            f"{registry.stack_by_id[h.statement.stack].name} ({view.release_of[h.statement.stack]})"
+            for h in current if h.status in ("supported", "supported-with-requirements", "partial")
+        })
         entries.append({
             "family": family,
             "url": urls.relative_url(urls.family_url(family.id), url),
@@ -128,7 +131,7 @@ def escape_js(text: str) -> str:
 
 def render(registry: Registry) -> dict[str, str]:
     view = ReleaseView(registry, registry.newest_release)
-    files = {"families/index.md": families_index(registry, view)}
+    files = {"families/index.md": families_index(registry)}
     for family in registry.families:
         files[urls.family_page(family.id)] = family_page(registry, family, view)
         for old in family.previous_ids:

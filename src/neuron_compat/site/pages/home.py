@@ -5,14 +5,14 @@ from __future__ import annotations
 from ...registry import Registry
 from ...views import release_changes
 from .. import urls
-from ..support import ReleaseView
+from ..support import CurrentView
 from ..templating import html_block, render
 
 
 def fragment(registry: Registry) -> str:
     release = registry.newest_release
     statements = sum(len(f.support) for f in registry.families)
-    view = ReleaseView(registry, release)
+    view = CurrentView(registry)
     supported = sum(
         1 for family in registry.families
         if any(h.status in ("supported", "supported-with-requirements", "partial") for h in view.held(family))
