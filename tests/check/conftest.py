@@ -75,8 +75,13 @@ def check_site_url(check_site):
     server.server_close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def check_browser():
+    """Chromium through Playwright's sync API, for one test module at a time.
+
+    Module scope on purpose: only one sync Playwright can run in a thread, and the site tests start their own;
+    a session-long one here would make theirs fail when the whole suite runs.
+    """
     import os
 
     from check_helpers import CHROMIUM, CHROMIUM_ARGS
