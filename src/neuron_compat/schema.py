@@ -29,7 +29,10 @@ from .vocabulary import (
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
 _SLUG = re.compile(SLUG_PATTERN)
 _RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*$|&#?[A-Za-z0-9]+;")
-_UNSAFE_LINK = re.compile(r"\]\(\s*(?:javascript|data|vbscript|file):", re.IGNORECASE)
+# Inline links `[x](javascript:...)` and reference definitions `[x]: javascript:...` (which any Markdown
+# renderer of the JSON API would turn into a link).
+_UNSAFE_LINK = re.compile(r"(?:\]\(\s*|^[ ]{0,3}\[[^\]]+\]:\s*)(?:javascript|data|vbscript|file):",
+                          re.IGNORECASE | re.MULTILINE)
 _REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 

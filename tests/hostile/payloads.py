@@ -28,7 +28,7 @@ PLAIN = [
 MARKDOWN = [
     '[link](https://a.example/" onmouseover="window.__pwned=11)',
     '![image](https://a.example/x.png" onerror="window.__pwned=12)',
-    "[ref link][evil]\n\n[evil]: javascript:window.__pwned=13",
+    '[ref link][evil]\n\n[evil]: https://a.example/"onmouseover="window.__pwned=13',
     "Code `{{ 7*7 }}` and `{% raw %}` and `${7*7}`",
     "{: onclick=\"window.__pwned=14\" } *emphasis* **strong** `code`",
     "# Heading injection\n\n---\n\n| a | b |\n|---|---|\n| c | d |",
