@@ -44,6 +44,13 @@ def _require_text(value: Any) -> Any:
     return value
 
 
+def _refuse_number_as_date(value: Any) -> Any:
+    """pydantic reads a number as a Unix timestamp: `verified: 0` would become 1970-01-01."""
+    if isinstance(value, (bool, int, float)):
+        raise ValueError(f"expected a date written YYYY-MM-DD, got the {type(value).__name__} {value!r}")
+    return value
+
+
 def _check_neuron_version(value: str) -> str:
     if not is_neuron_version(value):
         raise ValueError(f"{value!r} is not a Neuron SDK version of the form MAJOR.MINOR.PATCH such as '2.21.0'")
@@ -90,6 +97,7 @@ def _check_repo_id(value: str) -> str:
     return value
 
 
+Date = Annotated[dt.date, BeforeValidator(_refuse_number_as_date)]
 Text = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=2000)]
 PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text), Field(min_length=1, max_length=200)]
 Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown), Field(min_length=1, max_length=2000)]
@@ -119,7 +127,7 @@ class Release(Model):
     """One Neuron SDK release."""
 
     version: NeuronVersion
-    date: dt.date = Field(description="Release date (YYYY-MM-DD) from the release notes.")
+    date: Date = Field(description="Release date (YYYY-MM-DD) from the release notes.")
     notes_url: HttpsUrl = Field(description="The release notes of this release.")
     hardware: list[Hardware] = Field(default_factory=list, description="Hardware this release supports.")
     components: dict[Identifier, PlainText] = Field(
@@ -140,7 +148,7 @@ class StackVersion(Model):
 
     version: StackVersionText
     neuron: NeuronVersion = Field(description="The Neuron SDK release this version targets.")
-    date: dt.date | None = None
+    date: Date | None = None
 
 
 class Stack(Model):
@@ -178,7 +186,7 @@ class Source(Model):
     url: HttpsUrl
     title: PlainText | None = None
     kind: SourceKind
-    verified: dt.date = Field(description="When this source was last read (or the run last repeated) and still said so.")
+    verified: Date = Field(description="When this source was last read (or the run last repeated) and still said so.")
     by: PlainText | None = Field(default=None, description="Who verified it (GitHub handle), for runs and reports.")
     release: NeuronVersion | None = Field(default=None, description="For runs: the Neuron release used.")
     instance: Identifier | None = Field(default=None, description="For runs: the instance type, e.g. trn2.48xlarge.")
