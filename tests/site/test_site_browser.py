@@ -121,6 +121,14 @@ def test_statement_permalinks(site_page, serve, built_site: Path) -> None:
     page.wait_for_url("**/families/qwen3/#nxd-inference-inference")
 
 
+def test_a_renamed_family_id_redirects_with_its_anchor(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    base = serve(built_site)
+    page.goto(base + "families/phi-custom/#optimum-neuron-inference")
+    page.wait_for_url("**/families/custom-phi/#optimum-neuron-inference")
+    assert page.locator("h2#optimum-neuron-inference").is_visible()
+
+
 def test_hostile_registry_text_is_shown_as_text_and_never_runs(site_page, serve, hostile_site: Path) -> None:
     page = site_page
     base = serve(hostile_site)

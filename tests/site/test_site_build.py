@@ -137,6 +137,20 @@ def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) 
             time.sleep(0.5)
             page = _fetch(url)
         assert "Qwen3 Renamed" in (page or ""), "no rebuild after the registry changed"
+
+        # An invalid edit is reported with its location and the server recovers once it is fixed.
+        text = family.read_text(encoding="utf-8")
+        family.write_text(text.replace("status: partial", "status: parcial"), encoding="utf-8")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "qwen3.yaml:" not in (tmp_path / "serve.log").read_text():
+            time.sleep(0.5)
+        assert "support[1].status: 'parcial' is not one of the allowed values" in (tmp_path / "serve.log").read_text()
+        family.write_text(text.replace("name: Qwen3 Renamed", "name: Qwen3 Fixed"), encoding="utf-8")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "Qwen3 Fixed" not in (page or ""):
+            time.sleep(0.5)
+            page = _fetch(url)
+        assert "Qwen3 Fixed" in (page or ""), "the server did not recover after the registry was fixed"
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
