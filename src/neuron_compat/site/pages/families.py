@@ -81,6 +81,11 @@ def family_page(registry: Registry, family: Family, view: ReleaseView) -> str:
             **links,
             "stack": urls.relative_url(f"stacks/#{group.stack.id}", url),
             "badge": urls.relative_url(urls.badge_json(family.id, group.stack.id, group.workload), url),
+            "report_here": urls.new_issue_url(
+                "report-result.yml",
+                f"Result: {family.name} on {group.stack.id} {group.workload}, Neuron {registry.newest_release or ''}".strip(),
+                family=family.id, release=registry.newest_release or "", stack=group.stack.id, workload=group.workload,
+            ),
         }
         parts.append(heading(2, f"{group.stack.name} · {group.workload}", group.anchor))
         parts.append(block("statement_group.html.j2", group=group, links=stack_links))
