@@ -180,3 +180,20 @@ def test_markers_missing_stray_or_unknown_fail() -> None:
     with pytest.raises(MarkerError, match="belongs in"):
         fill_markers("index.md", "<!-- neuron-compat:home --><!-- neuron-compat:api-endpoints -->", fragments,
                      FRAGMENT_PAGES)
+
+
+def test_an_empty_registry_renders_every_page(tmp_path: Path) -> None:
+    import shutil
+
+    from site_helpers import BASE_REGISTRY
+
+    root = tmp_path / "registry"
+    shutil.copytree(BASE_REGISTRY, root)
+    for path in (root / "families").glob("*.yaml"):
+        path.unlink()
+    result = validate_registry(root)
+    assert not result.problems
+    site = render_site(result.registry)
+    assert "The registry has no families yet." in site.files["matrix.md"]
+    assert json.loads(site.files["api/registry.json"])["families"] == []
+    assert {"home", "schema-reference", "api-endpoints"} <= set(site.fragments)
