@@ -62,14 +62,6 @@ def block_markdown(text: str | None) -> Markup:
     return Markup("".join(f"<p>{inline_markdown(p)}</p>" for p in paragraphs))
 
 
-def plain_text(text: str | None) -> str:
-    """The readable text of registry Markdown, for titles, tooltips and search (markup characters removed)."""
-    if not text:
-        return ""
-    text = _LINK.sub(r"\1", " ".join(text.split()))
-    return text.replace("`", "").replace("**", "")
-
-
 _MARKDOWN_SPECIALS = set("\\`*_{}[]()>#+-.!|")
 
 

@@ -146,11 +146,6 @@ def best_status(held: Iterable[Held]) -> str:
     return min(statuses, key=STATUS_ORDER.index)
 
 
-def sorted_values(values: Iterable[str], vocabulary_order: list[str]) -> list[str]:
-    unique = set(values)
-    return [v for v in vocabulary_order if v in unique]
-
-
 def search_terms(family: Family) -> list[str]:
     """Names people type to find a family: its id, name, aliases, model types, classes, checkpoints."""
     terms = [family.id, family.name, *family.aliases, *family.model_types, *family.architectures, *family.pipelines]

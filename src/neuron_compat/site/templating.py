@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 from ..schema import Parallelism, Statement
 from ..views import display_status
 from .presentation import describe, humanize, status_style
-from .safe_markdown import block_markdown, inline_markdown, plain_text
+from .safe_markdown import block_markdown, inline_markdown
 
 
 def release_range(statement: Statement) -> str:
@@ -77,7 +77,6 @@ def environment() -> Environment:
     env.filters.update(
         md=inline_markdown,
         md_block=block_markdown,
-        plain=plain_text,
         humanize=humanize,
         describe=lambda value, vocabulary: describe(vocabulary, value),
         status_label=lambda status: status_style(status).label,

@@ -7,7 +7,7 @@ the build. Reading happens here (I/O); the coverage page only receives the parse
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +35,6 @@ class HubSnapshot:
     taken: str | None
     models: tuple[HubModel, ...] = ()
     problem: str | None = None  # set when the file could not be read
-
-    @property
-    def typed_models(self) -> list[HubModel]:
-        return [m for m in self.models if m.model_type or m.pipeline_class]
-
-
-@dataclass
-class _Found:
-    models: list[HubModel] = field(default_factory=list)
 
 
 def _first(entry: dict[str, Any], keys: tuple[str, ...]) -> Any:

@@ -3,6 +3,7 @@ redirect pages for renamed family ids."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from html import escape
 
@@ -129,8 +130,7 @@ def redirect_page(target_from_here: str) -> str:
 
 
 def escape_js(text: str) -> str:
-    import json
-
+    """A JavaScript string literal that cannot close the <script> element it sits in."""
     return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
