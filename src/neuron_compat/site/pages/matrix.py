@@ -93,7 +93,7 @@ def render(registry: Registry) -> dict[str, str]:
         "data_url": "../" + MATRIX_JSON,
     }
     markdown = page(
-        front_matter(title="Support matrix", hide=["navigation", "toc"]),
+        front_matter(title="Support matrix", hide=["navigation", "toc"], search={"exclude": True}),
         heading(1, "Support matrix"),
         block("matrix.html.j2", **context),
     )
