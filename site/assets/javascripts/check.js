@@ -713,14 +713,28 @@
     result.appendChild(details);
   }
 
-  function closeSearchDialog() {
+  function closeSearchDialog(query) {
+    // Material opens its search for ?q= when the search component starts, which may be before or after this
+    // page starts: close it now if it is open, else once when it opens within the next seconds.
     var toggle = document.querySelector('input[data-md-toggle="search"]');
-    if (toggle && toggle.checked) {
-      toggle.checked = false;
-      toggle.dispatchEvent(new Event("change"));
-    }
-    var box = document.querySelector("input.md-search__input");
-    if (box && document.activeElement === box) box.blur();
+    if (!toggle) return;
+    var close = function () {
+      if (!toggle.checked) return false;
+      toggle.click();
+      var box = document.querySelector("input.md-search__input");
+      if (box && document.activeElement === box) box.blur();
+      if (box && box.value === query) box.value = "";
+      return true;
+    };
+    if (close()) return;
+    // Material opens it and then focuses its input in the same task: close it in the next one.
+    var watch = function () {
+      if (!toggle.checked) return;
+      toggle.removeEventListener("change", watch);
+      setTimeout(close, 0);
+    };
+    toggle.addEventListener("change", watch);
+    setTimeout(function () { toggle.removeEventListener("change", watch); }, 5000);
   }
 
   function showHubHint(container, id) {
@@ -792,7 +806,7 @@
       if (asked && hubInput) {
         hubInput.value = asked.trim();
         showHubHint(container, hubInput.value);
-        if (params.get("q")) closeSearchDialog();
+        if (params.get("q")) closeSearchDialog(params.get("q"));
       }
       if (fetchButton) {
         fetchButton.addEventListener("click", function () {
