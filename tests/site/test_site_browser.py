@@ -177,3 +177,41 @@ def test_screenshots_of_key_pages(site_page, serve, built_site: Path, artifacts:
     page.screenshot(path=str(artifacts / f"site-{name}.png"), full_page=True)
     assert errors == []
     assert page.locator("h1").first.is_visible()
+
+
+def test_matrix_filters_stay_fast_with_thousands_of_rows(site_page, serve, tmp_path: Path) -> None:
+    """350 more families x 3 stack/workload pairs, over a thousand rows: a filter change must stay quick."""
+    from site_helpers import build_site, make_registry
+
+    registry = make_registry(tmp_path / "registry")
+    template = (registry / "families" / "custom-phi.yaml").read_text(encoding="utf-8")
+    for number in range(350):
+        family_id = f"bulk-{number:03d}"
+        (registry / "families" / f"{family_id}.yaml").write_text(
+            template.replace("id: custom-phi", f"id: {family_id}")
+            .replace("name: Custom Phi", f"name: Bulk {number}")
+            .replace("phi3_custom", f"bulk_type_{number}")
+            .replace("previous_ids: [phi-custom]\n", ""),
+            encoding="utf-8",
+        )
+    result = build_site(registry, tmp_path / "site")
+    assert result.returncode == 0, result.stderr[-2000:]
+    page = site_page
+    base = serve(tmp_path / "site")
+    page.goto(base + "matrix/")
+    rows = page.locator("tr.nc-row").count()
+    assert rows >= 1000
+    timings = page.evaluate("""() => {
+        const time = (name, value) => {
+            const control = document.querySelector(`[data-nc-filter=${name}]`);
+            const start = performance.now();
+            control.value = value;
+            control.dispatchEvent(new Event("change"));
+            document.body.offsetHeight;  // include the layout the change causes
+            return performance.now() - start;
+        };
+        return [time("status", "unsupported"), time("hardware", "inf2"), time("status", ""), time("hardware", "")];
+    }""")
+    assert max(timings) < 1500, timings
+    page.fill("input[name=q]", "bulk_type_349")
+    page.wait_for_function("document.querySelector('[data-nc-count]').textContent === '3'")
