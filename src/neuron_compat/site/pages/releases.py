@@ -13,6 +13,7 @@ from ...registry import Registry
 from ...views import Change, cells_at, diff_cells, stack_shipped
 from .. import urls
 from ..presentation import NO_STATEMENT
+from ..support import unique_anchor
 from .common import block, front_matter, heading, page
 
 KIND_ORDER = ("added", "changed", "removed")
@@ -60,7 +61,7 @@ def release_notes(registry: Registry, version: str, from_url: str) -> list[dict[
                         "stack": registry.stack_by_id[statement.stack].name,
                         "workload": str(statement.workload),
                         "text": note.text,
-                        "url": urls.relative_url(urls.family_url(family.id, statement.anchor), from_url),
+                        "url": urls.relative_url(urls.family_url(family.id, unique_anchor(statement)), from_url),
                     })
     return found
 
