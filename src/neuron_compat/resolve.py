@@ -10,7 +10,10 @@ Pure: no I/O, no clock. The rules, in the order they apply:
    that hold at the release are answered, each with the caveats that apply to this config. Statements that
    exist only at other releases give an `unsupported` row saying when support starts or ended.
 3. A row's `verdict` is its registry `status`, except that `supported` becomes `partial` when a limiting
-   caveat applies (attention implementation or quantization not listed, family matched by architecture only).
+   caveat applies (attention implementation or quantization not listed, family matched by architecture only),
+   and any claim becomes `unknown` past a separately released stack's horizon (views.beyond_horizon: no
+   optimum-neuron version targets the release yet). Stacks not shipped at the release (views.stack_shipped)
+   hold no statements there.
    Non-limiting caveats (dtype not listed, context beyond the verified length, required flags, remote code)
    are reported but leave the verdict alone. `display_status` adds `supported-with-requirements` for a
    supported row whose statement needs a flag, variable or setting.
@@ -31,6 +34,7 @@ from .model_config import ModelConfigFacts
 from .registry import Registry
 from .schema import Family, Stack, Statement
 from .versions import version_key
+from .views import beyond_horizon, covers, horizon_note, stack_shipped
 
 FORMAT = 1
 WORKLOADS = ("inference", "training")
@@ -103,18 +107,6 @@ class Verdict(VerdictModel):
 
 def _key(version: str) -> tuple[int, ...]:
     return version_key(version)
-
-
-def covers(statement: Statement, release: str) -> bool:
-    if statement.since is not None and _key(release) < _key(statement.since):
-        return False
-    return statement.until is None or _key(release) < _key(statement.until)
-
-
-def stack_available(stack: Stack, release: str) -> bool:
-    if stack.since is not None and _key(release) < _key(stack.since):
-        return False
-    return stack.end_of_support is None or _key(release) < _key(stack.end_of_support)
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -238,6 +230,9 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     verdict = status
     if status == "supported" and any(c.limits for c in caveats + family_caveats):
         verdict = "partial"
+    if status != "unknown" and beyond_horizon(stack, release):
+        caveats.append(Caveat(kind="beyond-horizon", limits=True, message=horizon_note(stack, release)))
+        verdict = "unknown"
     requirements = any(str(c.kind) in REQUIREMENT_KINDS for c in statement.constraints)
     display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
     return StackAnswer(
@@ -315,14 +310,15 @@ def resolve(facts: ModelConfigFacts, registry: Registry, release: str | None = N
                 continue
             for wanted in workloads:
                 statements = [s for s in family.support if s.stack == candidate.id and s.workload == wanted]
-                holding = [s for s in statements if covers(s, release)]
+                shipped = stack_shipped(candidate, release)
+                holding = [s for s in statements if covers(s, release)] if shipped else []
                 if holding:
                     answers += [_answer(candidate, s, facts, family_caveats, release) for s in holding]
                 elif statements or (stack is not None and wanted in candidate.workloads):
                     answers.append(_absent_answer(candidate, wanted, statements, release, family))
         no_statement = [
             s.id for s in registry.stacks
-            if stack is None and stack_available(s, release) and any(w in s.workloads for w in workloads)
+            if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)
             and not any(st.stack == s.id and st.workload in workloads for st in family.support)
         ]
 

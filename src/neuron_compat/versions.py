@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from functools import lru_cache
 
 NEURON_VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
 _NEURON_VERSION = re.compile(NEURON_VERSION_PATTERN)
@@ -14,6 +15,7 @@ def is_neuron_version(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def version_key(text: str) -> tuple[int, ...]:
     """Sort key for dotted numeric versions ('2.21.0' < '2.21.1' < '2.22.0').
 

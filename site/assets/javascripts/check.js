@@ -285,6 +285,22 @@
     return !stack.end_of_support || compareVersions(release, stack.end_of_support) < 0;
   }
 
+  // views.beyond_horizon / horizon_note: a separately released stack's claims are unknown past the newest
+  // Neuron release one of its versions targets.
+  function beyondHorizon(stack, release) {
+    if (!stack.separate_releases || !stack.versions || !stack.versions.length) return false;
+    var horizon = stack.versions.reduce(function (best, v) {
+      return best === null || compareVersions(v.neuron, best) > 0 ? v.neuron : best;
+    }, null);
+    return compareVersions(release, horizon) > 0;
+  }
+
+  function horizonNote(stack, release) {
+    var newest = stack.versions[stack.versions.length - 1];
+    return "no " + stack.name + " release targets Neuron " + release + " yet; its newest, " + newest.version +
+      ", targets Neuron " + newest.neuron;
+  }
+
   function levenshtein(a, b) {
     var left = codePoints(a);
     var right = codePoints(b);
@@ -453,6 +469,10 @@
     var status = statement.status;
     var verdict = status;
     if (status === "supported" && caveats.concat(familyCaveats).some(function (c) { return c.limits; })) verdict = "partial";
+    if (status !== "unknown" && beyondHorizon(stack, release)) {
+      caveats.push(caveat("beyond-horizon", true, horizonNote(stack, release)));
+      verdict = "unknown";
+    }
     var requirements = statement.constraints.some(function (c) { return REQUIREMENT_KINDS.indexOf(c.kind) >= 0; });
     return {
       stack: stack.id, stack_name: stack.name, workload: statement.workload, hardware: statement.hardware.slice(),
@@ -570,7 +590,8 @@
         if (stackId !== null && candidate.id !== stackId) return;
         workloads.forEach(function (wanted) {
           var statements = family.support.filter(function (s) { return s.stack === candidate.id && s.workload === wanted; });
-          var holding = statements.filter(function (s) { return covers(s, release); });
+          var shipped = stackAvailable(candidate, release);
+          var holding = shipped ? statements.filter(function (s) { return covers(s, release); }) : [];
           if (holding.length) {
             holding.forEach(function (s) { answers.push(answerFor(candidate, s, model, familyCaveats, release)); });
           } else if (statements.length || (stackId !== null && candidate.workloads.indexOf(wanted) >= 0)) {
