@@ -37,7 +37,6 @@ import argparse
 import ast
 import datetime as dt
 import email.parser
-import os
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,8 @@ from typing import Any
 import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
+
+from neuron_compat.atomic_write import write_atomically
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "optimum-neuron.yaml"
@@ -412,18 +413,6 @@ def render(snapshots: Iterable[VersionSnapshot], taken: str) -> str:
     body = {"source": SOURCE, "taken": QuotedStr(taken), "versions": [s.to_yaml_dict() for s in ordered]}
     text = yaml.safe_dump(body, sort_keys=False, default_flow_style=None, width=100_000, allow_unicode=True)
     return HEADER + text
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def without_taken(text: str) -> str:

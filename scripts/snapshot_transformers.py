@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import ast
 import datetime as dt
-import os
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
+
+from neuron_compat.atomic_write import write_atomically
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "transformers-model-types.yaml"
@@ -222,18 +223,6 @@ def download_wheel(version: str | None, dest: Path) -> Path:
 
 def render(body: dict[str, Any]) -> str:
     return HEADER + yaml.safe_dump(body, sort_keys=False, default_flow_style=None, width=100_000)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def without_taken(text: str) -> str:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .atomic_write import write_atomically
 from .schema import SCHEMA_MODELS
 
 SCHEMA_BASE_URL = "https://neuron-compat.github.io/neuron-compat/api/schemas/"
@@ -27,8 +28,6 @@ def write_schemas(directory: Path) -> list[Path]:
     written = []
     for kind in SCHEMA_MODELS:
         path = directory / f"{kind}.schema.json"
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(schema_text(kind), encoding="utf-8")
-        tmp.replace(path)
+        write_atomically(path, schema_text(kind))
         written.append(path)
     return written

@@ -201,7 +201,7 @@ class Constraint(Model):
     note: Markdown | None = None
 
     @model_validator(mode="after")
-    def _shape_fits_kind(self) -> "Constraint":
+    def _shape_fits_kind(self) -> Constraint:
         kind = ConstraintKind(self.kind)
         if kind in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING) and not self.name:
             raise ValueError(f"a '{kind.value}' constraint needs a name (the flag, variable or setting)")
@@ -279,7 +279,7 @@ class Family(Model):
     support: list[Statement] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _identifies_something(self) -> "Family":
+    def _identifies_something(self) -> Family:
         if not self.model_types and not self.pipelines:
             raise ValueError("a family needs at least one model_type (or diffusers pipeline)")
         return self

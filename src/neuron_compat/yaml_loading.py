@@ -161,8 +161,7 @@ def load_yaml_file(path: Path, display: str | None = None) -> tuple[LoadedYaml |
         return problem(
             f"not valid UTF-8 (byte 0x{raw[error.start]:02x})", "save the file as UTF-8 text", line, column
         )
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     if "\x00" in text:
         offset = text.index("\x00")
         line = text.count("\n", 0, offset) + 1

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..atomic_write import write_atomically
+
+__all__ = ["write_atomically"]
+
 DEFAULT_REGISTRY = Path("registry")
 
 EXIT_OK = 0
@@ -20,10 +24,3 @@ def add_registry_argument(parser: argparse.ArgumentParser, positional: bool = Tr
         parser.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY,
                             help="the registry directory (default: ./registry)")
 
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` via a temporary file and a rename: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)

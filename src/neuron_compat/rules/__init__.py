@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..locate import Locator
-from ..schema_errors import field_path
 from ..problems import Problem
 from ..registry import Registry
+from ..schema_errors import field_path
 from . import (
     catalogue_order,
     known_references,
