@@ -53,3 +53,17 @@ def build_site(registry: Path, output: Path) -> subprocess.CompletedProcess:
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(output)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
     )
+
+
+def node_executable() -> str:
+    """The `node` that runs check.js outside the browser. Skipped locally without it; CI must have it."""
+    import shutil
+
+    import pytest
+
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is missing: CI must install it (apt-get install nodejs)")
+        pytest.skip("node is not installed; the check.js parity tests need it")
+    return node

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
-from check_helpers import CHECK_REGISTRY, ROOT
+from check_helpers import CHECK_REGISTRY, ROOT, node_executable
 
 from neuron_compat.export import registry_to_json
 from neuron_compat.model_config import ConfigError, facts_from_config
@@ -87,8 +86,7 @@ def test_python_and_javascript_agree_on_odd_configs():
             expected.append({"verdict": json.loads(verdict.model_dump_json())})
         except (ConfigError, ResolveError) as error:
             expected.append({"error": str(error)})
-    node = shutil.which("node")
-    assert node, "node is needed to test site/assets/javascripts/check.js"
+    node = node_executable()
     js = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
                         input=json.dumps({"registry": registry_to_json(registry), "cases": cases}),
                         capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from check_helpers import CHECK_REGISTRY, CONFIG_FILES, CONFIGS, ROOT, run_check, verdict_of
+from check_helpers import CHECK_REGISTRY, CONFIG_FILES, CONFIGS, ROOT, node_executable, run_check, verdict_of
 
 from neuron_compat.cli import main
 from neuron_compat.export import registry_to_json
@@ -203,8 +202,7 @@ def test_variants_reach_each_rule(tmp_path):
 
 def _js_verdicts(cases: list[dict]) -> list[dict]:
     registry = registry_to_json(validate_registry(CHECK_REGISTRY).registry)
-    node = shutil.which("node")
-    assert node, "node is needed to test site/assets/javascripts/check.js"
+    node = node_executable()
     result = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
                             input=json.dumps({"registry": registry, "cases": cases}),
                             capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
@@ -272,7 +270,7 @@ def test_cli_and_site_agree_on_the_real_registry_too():
         config = json.loads(path.read_text(encoding="utf-8"))
         for release in result.registry.release_versions[-6:]:
             cases.append({"name": f"{path.name}@{release}", "config": config, "options": {"release": release}})
-    node = shutil.which("node")
+    node = node_executable()
     js = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
                         input=json.dumps({"registry": registry, "cases": cases}), capture_output=True, text=True,
                         timeout=60, cwd=ROOT, check=False)
