@@ -32,7 +32,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                     yield Finding(key, ("support", index, neuron_field),
                                   f"{neuron_field} is {'missing' if actual is None else repr(actual)} but "
                                   f"{stack.id} {own_value} targets Neuron '{expected}'",
-                                  f"set {neuron_field}: \"{expected}\" (from stacks.yaml)")
+                                  f"set {neuron_field}: \"{expected}\", as stacks.yaml maps {own_value}")
 
 
 RULE = Rule(

@@ -16,7 +16,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                 if value in owner:
                     yield Finding(family_key(family.id), (field, index),
                                   f"'{value}' already belongs to family '{owner[value]}'",
-                                  f"keep it in one family only (registry/families/{owner[value]}.yaml)")
+                                  f"keep it in one family only: families/{owner[value]}.yaml")
                 else:
                     owner[value] = family.id
 

@@ -24,7 +24,7 @@ def check(registry: Registry) -> Iterator[Finding]:
             hint = f"did you mean '{close[0]}'?" if close else "set remote_code: true if the checkpoints need trust_remote_code"
             yield Finding(family_key(family.id), ("model_types", index),
                           f"'{model_type}' is not a model_type of transformers {snapshot.transformers_version} "
-                          f"({TRANSFORMERS_SNAPSHOT})", hint)
+                          f"as listed in {TRANSFORMERS_SNAPSHOT}", hint)
 
 
 RULE = Rule(
