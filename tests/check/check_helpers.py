@@ -40,9 +40,6 @@ def verdict_of(result: subprocess.CompletedProcess) -> dict:
     return json.loads(result.stdout)
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 
 
 def build_site(registry: Path, output: Path) -> subprocess.CompletedProcess:

@@ -75,27 +75,10 @@ def check_site_url(check_site):
     server.server_close()
 
 
-@pytest.fixture(scope="module")
-def check_browser():
-    """Chromium through Playwright's sync API, for one test module at a time.
-
-    Module scope on purpose: only one sync Playwright can run in a thread, and the site tests start their own;
-    a session-long one here would make theirs fail when the whole suite runs.
-    """
-    import os
-
-    from check_helpers import CHROMIUM, CHROMIUM_ARGS
-
-    if not CHROMIUM.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing: CI must install chromium")
-        pytest.skip(f"{CHROMIUM} is not installed; browser tests need it")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+@pytest.fixture(scope="session")
+def check_browser(chromium):
+    """The run's one Chromium (tests/conftest.py)."""
+    return chromium
 
 
 @pytest.fixture

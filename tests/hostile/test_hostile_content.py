@@ -29,7 +29,6 @@ from payloads import MARKDOWN, PLAIN, hostile_family
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "registry"
-CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not (REPO / "mkdocs.yml").is_file(), reason="no mkdocs.yml: the site does not exist yet")]
@@ -102,15 +101,9 @@ def base_url(hostile_site: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def hostile_browser() -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        yield instance
-        instance.close()
+def hostile_browser(chromium: object) -> object:
+    """The run's one Chromium (tests/conftest.py)."""
+    return chromium
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from site_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, build_site, inject_hostile, make_registry
+from site_helpers import ARTIFACTS, build_site, inject_hostile, make_registry
 
 
 @pytest.fixture(scope="session")
@@ -78,17 +78,9 @@ def serve() -> Iterator[object]:
 
 
 @pytest.fixture(scope="session")
-def site_browser() -> Iterator[object]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing: CI must install chromium (apt-get install chromium)")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); browser tests need it")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
+def site_browser(chromium: object) -> object:
+    """The run's one Chromium (tests/conftest.py)."""
+    return chromium
 
 
 @pytest.fixture

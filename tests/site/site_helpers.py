@@ -16,9 +16,6 @@ REPO = Path(__file__).resolve().parents[2]
 BASE_REGISTRY = REPO / "tests" / "fixtures" / "registry"
 SITE_FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 
 
 def make_registry(target: Path) -> Path:
