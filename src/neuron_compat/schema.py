@@ -301,13 +301,6 @@ class TransformersSnapshot(BaseModel):
     architectures: dict[str, list[str]] = Field(default_factory=dict)
 
 
-SCHEMA_MODELS: dict[str, type[BaseModel]] = {
-    "family": Family,
-    "releases": ReleasesFile,
-    "stacks": StacksFile,
-}
-
-
 # --- registry.yaml ------------------------------------------------------------------------------
 
 DATA_VERSION_PATTERN = r"^\d{4}\.(?:[1-9]|1[0-2])\.\d+$"
@@ -325,3 +318,12 @@ class RegistryMeta(Model):
         BeforeValidator(_require_text),
         Field(pattern=DATA_VERSION_PATTERN, description="Version of the data, quoted: '2026.12.0' (YEAR.MONTH.N)."),
     ]
+
+
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "family": Family,
+    "releases": ReleasesFile,
+    "stacks": StacksFile,
+    "registry": RegistryMeta,
+}
+"""The registry files that get a JSON Schema (`neuron-compat schema`), by schema name."""
