@@ -40,9 +40,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from neuron_compat.registry import load_registry  # noqa: E402
-from neuron_compat.validation import validate_registry  # noqa: E402
-from neuron_compat.yaml_loading import load_yaml_file  # noqa: E402
+from neuron_compat.registry import load_registry
+from neuron_compat.validation import validate_registry
+from neuron_compat.yaml_loading import load_yaml_file
 
 BASE_REGISTRY = ROOT / "registry"
 
@@ -181,14 +181,14 @@ def loader_only(root: Path) -> None:
 
 
 def bench_loader(report: Report, registries: dict[int, Path], repeat: int) -> None:
-    per_family = {}
+    per_family: dict[int, tuple[float, float]] = {}
     for n, root in registries.items():
         result = validate_registry(root)
         if result.problems:
             raise SystemExit(f"the synthetic registry has problems: {result.problems[0].format()}")
         bare, guarded, schema, full = interleaved(repeat, [lambda: bare_load(root), lambda: loader_only(root),
                                                            lambda: load_registry(root), lambda: validate_registry(root)])
-        per_family[n] = full / n
+        per_family[n] = (full / n, bare / n)
         ratio = full / bare
         report.add("loader", f"N={n}: bare yaml.load (CSafeLoader)", f"{bare * 1000:.0f} ms CPU")
         report.add("loader", f"N={n}: + guards (yaml_loading)", f"{guarded * 1000:.0f} ms CPU")
@@ -198,9 +198,12 @@ def bench_loader(report: Report, registries: dict[int, Path], repeat: int) -> No
                    (ratio <= 1.5) if n == 5000 else None)
     if len(per_family) > 1:
         smallest, largest = min(per_family), max(per_family)
-        growth = per_family[largest] / per_family[smallest]
-        report.add("loader", f"time per family, N={largest} vs N={smallest}", f"{growth:.2f}x", "~1x (linear)",
-                   growth <= 1.3)
+        growth = per_family[largest][0] / per_family[smallest][0]
+        bare_growth = per_family[largest][1] / per_family[smallest][1]
+        # Linear means the cost per family stays put; the bare load's own drift (caches, allocator) is the yardstick.
+        report.add("loader", f"CPU per family, N={largest} vs N={smallest}: full (bare)",
+                   f"{growth:.2f}x ({bare_growth:.2f}x)", "linear: full grows no more than bare + 0.15",
+                   growth <= bare_growth + 0.15)
 
 
 # --- site, check, sizes, browser -------------------------------------------------------------------
@@ -408,7 +411,7 @@ def bench_browser(report: Report, built: dict[int, Path]) -> None:
             page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
                        else route.abort())
             started = time.perf_counter()
-            page.goto(f"http://127.0.0.1:{port}/matrix/")
+            page.goto(f"http://127.0.0.1:{port}/matrix/", timeout=300_000)
             page.wait_for_load_state("load")
             load_ms = (time.perf_counter() - started) * 1000
             if page.locator('[data-nc-filter="q"]').count() == 0:
@@ -416,14 +419,15 @@ def bench_browser(report: Report, built: dict[int, Path]) -> None:
                 browser.close()
                 return
             rows = page.locator("table tbody tr").count()
-            timings = [page.evaluate(MATRIX_KEYSTROKE, text) for text in
-                       ("f", "fa", "fam", "fami", "famil", "family", "family0", "family01", "family012", "family01",
-                        "family0", "family", "")]
+            typed = ("f", "fa", "fam", "fami", "famil", "family", "family0", "family01", "family012", "family01",
+                     "family0", "family", "")
+            timings = [page.evaluate(MATRIX_KEYSTROKE, text) for text in typed]
             browser.close()
     finally:
         server.terminate()
         server.wait()
     worst = max(timings)
+    print("    per keystroke: " + ", ".join(f"{text or '(cleared)'} {ms:.0f} ms" for text, ms in zip(typed, timings)))
     report.add("browser", f"N={n}: matrix page load ({rows} rows)", f"{load_ms:.0f} ms")
     report.add("browser", f"N={n}: matrix filter per keystroke, median / worst", f"{statistics.median(timings):.0f} / "
                f"{worst:.0f} ms", "< 100 ms (+150 ms input debounce)", worst < 100)
@@ -451,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000,5000", help="comma-separated family counts")
     parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, from: {', '.join(PARTS)}")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the fastest counts")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement; the fastest counts")
     parser.add_argument("--keep", type=Path, help="build into this directory and keep it")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -470,17 +474,27 @@ def main(argv: list[str] | None = None) -> int:
             target = work / f"registry-{n}"
             shutil.rmtree(target, ignore_errors=True)
             registries[n] = write_synthetic_registry(target, n)
+        def attempt(name: str, function: Callable[[], object]) -> object:
+            """Run one part; a part that breaks is reported as such and the others still run."""
+            try:
+                return function()
+            except Exception as error:  # noqa: BLE001 - the benchmark reports, it does not stop
+                report.skipped.append(f"{name}: failed: {type(error).__name__}: {str(error)[:300]}")
+                return None
+
         if "loader" in parts:
-            bench_loader(report, registries, args.repeat)
-        built = bench_site(report, registries, work, 2) if parts & {"site", "sizes", "browser"} else {}
+            attempt("loader", lambda: bench_loader(report, registries, args.repeat))
+        built: dict[int, Path] = {}
+        if parts & {"site", "sizes", "browser"}:
+            built = attempt("site", lambda: bench_site(report, registries, work, 2)) or {}  # type: ignore[assignment]
         if "real" in parts:
-            bench_real(report, work)
+            attempt("real", lambda: bench_real(report, work))
         if "check" in parts:
-            bench_check(report, work, max(args.repeat, 5))
+            attempt("check", lambda: bench_check(report, work, max(args.repeat, 5)))
         if "sizes" in parts:
-            bench_sizes(report, built)
+            attempt("sizes", lambda: bench_sizes(report, built))
         if "browser" in parts:
-            bench_browser(report, built)
+            attempt("browser", lambda: bench_browser(report, built))
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
