@@ -63,6 +63,7 @@
         dtype: words(el.getAttribute("data-dtype")),
         attention: words(el.getAttribute("data-attention")),
         text: el.getAttribute("data-text") || "",
+        stale: el.hasAttribute("data-stale"),
         shown: true
       };
     });
@@ -87,7 +88,7 @@
     function apply() {
       var stack = value("stack"), workload = value("workload"), hardware = value("hardware");
       var status = value("status"), dtype = value("dtype"), attention = value("attention");
-      var withData = value("with_data");
+      var withData = value("with_data"), onlyStale = value("stale");
       var terms = words(value("q").toLowerCase());
       var shown = 0;
       for (var i = 0; i < index.length; i++) {
@@ -98,7 +99,8 @@
           (!status || row.status.indexOf(status) >= 0) &&
           (!dtype || row.dtype.indexOf(dtype) >= 0) &&
           (!attention || row.attention.indexOf(attention) >= 0) &&
-          (!withData || row.status.indexOf("none") < 0);
+          (!withData || row.status.indexOf("none") < 0) &&
+          (!onlyStale || row.stale);
         for (var t = 0; match && t < terms.length; t++) {
           if (row.text.indexOf(terms[t]) < 0) match = false;
         }
@@ -166,7 +168,7 @@
         if (position < at(stack.since, -1) || position >= at(stack.end_of_support, Infinity)) return;
         var status = s.status;
         if (position > at(stack.horizon, Infinity) && status !== "unknown") status = "unknown";
-        held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since });
+        held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since, stale: !!s.stale });
       });
       for (var i = 0; i < index.length; i++) {
         var row = index[i], list = held[i];
@@ -181,6 +183,8 @@
           cell.textContent = "";
           statuses.forEach(function (s, n) { if (n) cell.appendChild(document.createTextNode(" ")); cell.appendChild(badge(s)); });
         }
+        row.stale = list.some(function (s) { return s.stale; });
+        if (row.stale) row.el.setAttribute("data-stale", "1"); else row.el.removeAttribute("data-stale");
         row.hardware = union(list, "hardware");
         row.dtype = union(list, "dtypes");
         row.attention = union(list, "attention");

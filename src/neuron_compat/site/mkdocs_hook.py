@@ -56,6 +56,12 @@ def on_pre_build(config: Any) -> None:
         )
     # mkdocs stamps sitemap dates from SOURCE_DATE_EPOCH when set: take it from the data, not the clock.
     os.environ.setdefault("SOURCE_DATE_EPOCH", str(_data_epoch(result.registry)))
+    # The footer override (src/neuron_compat/theme/partials/copyright.html) reads these.
+    meta = result.registry.meta
+    config.extra["neuron_compat"] = {
+        "data_version": meta.data_version if meta else None,
+        "newest_release": result.registry.newest_release,
+    }
     _state["root"] = root
     _state["site"] = render_site(result.registry, load_hub_snapshots(root))
     log.info("neuron-compat: %d families, %d generated files", len(result.registry.families),

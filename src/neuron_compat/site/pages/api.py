@@ -62,6 +62,7 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
         })
     return {
         "format": 1,
+        "data_version": registry.meta.data_version if registry.meta else None,
         "newest_release": release,
         "family": family_to_json(family),
         "computed": {"page": urls.family_url(family.id), "at_newest_release": computed},
@@ -105,5 +106,6 @@ def fragment(registry: Registry) -> str:
         registry_json=REGISTRY_JSON,
         matrix_json=MATRIX_JSON,
         family_count=len(registry.families),
+        data_version=registry.meta.data_version if registry.meta else None,
     )
     return html_block(html)

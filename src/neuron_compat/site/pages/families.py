@@ -10,6 +10,7 @@ from html import escape
 from ...registry import Registry
 from ...schema import Family
 from .. import urls
+from ..freshness import Freshness
 from ..summary import family_advice
 from ..support import CurrentView, ReleaseView, StatementGroup, best_status, search_terms, statement_groups
 from .common import block, front_matter, heading, page
@@ -49,10 +50,11 @@ def family_links(registry: Registry, family: Family, from_url: str) -> dict[str,
     }
 
 
-def family_page(registry: Registry, family: Family, view: ReleaseView) -> str:
+def family_page(registry: Registry, family: Family, view: ReleaseView, freshness: Freshness | None = None) -> str:
     url = urls.family_url(family.id)
     links = family_links(registry, family, url)
     release = registry.newest_release
+    freshness = freshness or Freshness.of(registry)
     groups = statement_groups(registry, family)
     rows = []
     for group in groups:
@@ -65,7 +67,8 @@ def family_page(registry: Registry, family: Family, view: ReleaseView) -> str:
     parts = [
         front_matter(search={"boost": 3}),
         heading(1, family.name),
-        block("family_head.html.j2", family=family, links=links),
+        block("family_head.html.j2", family=family, links=links, freshness=freshness,
+              stale_count=sum(1 for s in family.support if freshness.is_stale(s))),
         heading(2, "Which stack to pick", "summary"),
         block("family_summary.html.j2", advice=family_advice(registry, family, view), links=links),
         heading(2, "Names and identifiers", "identifiers"),
@@ -89,7 +92,7 @@ def family_page(registry: Registry, family: Family, view: ReleaseView) -> str:
             ),
         }
         parts.append(heading(2, f"{group.stack.name} · {group.workload}", group.anchor))
-        parts.append(block("statement_group.html.j2", group=group, links=stack_links))
+        parts.append(block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness))
     return page(*parts)
 
 
@@ -136,9 +139,10 @@ def escape_js(text: str) -> str:
 
 def render(registry: Registry) -> dict[str, str]:
     view = ReleaseView(registry, registry.newest_release)
+    freshness = Freshness.of(registry)
     files = {"families/index.md": families_index(registry)}
     for family in registry.families:
-        files[urls.family_page(family.id)] = family_page(registry, family, view)
+        files[urls.family_page(family.id)] = family_page(registry, family, view, freshness)
         for old in family.previous_ids:
             if old in registry.family_by_id:
                 continue

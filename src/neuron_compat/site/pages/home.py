@@ -5,8 +5,19 @@ from __future__ import annotations
 from ...registry import Registry
 from ...views import release_changes
 from .. import urls
+from ..freshness import Freshness
 from ..support import CurrentView
 from ..templating import html_block, render
+
+
+def share(part: int, whole: int) -> str:
+    """'12%' (rounded to a whole percent; '<1%' rather than a misleading 0% for a few), '–' for nothing."""
+    if whole == 0:
+        return "–"
+    percent = round(100 * part / whole)
+    if part and percent == 0:
+        return "<1%"
+    return f"{percent}%"
 
 
 def fragment(registry: Registry) -> str:
@@ -18,6 +29,10 @@ def fragment(registry: Registry) -> str:
         if any(h.status in ("supported", "supported-with-requirements", "partial") for h in view.held(family))
     )
     changes = release_changes(registry, release) if release else []
+    freshness = Freshness.of(registry)
+    all_statements = [s for f in registry.families for s in f.support]
+    unknown = sum(1 for s in all_statements if str(s.status) == "unknown")
+    stale = sum(1 for s in all_statements if freshness.is_stale(s))
     html = render(
         "home.html.j2",
         release=release,
@@ -28,5 +43,10 @@ def fragment(registry: Registry) -> str:
         releases=len(registry.releases),
         supported=supported,
         changes=len(changes),
+        unknown=unknown,
+        unknown_share=share(unknown, statements),
+        stale=stale,
+        stale_share=share(stale, statements),
+        freshness=freshness,
     )
     return html_block(html)

@@ -15,6 +15,7 @@ from ...registry import Registry
 from ...views import display_status, stack_horizon
 from ...vocabulary import Attention, Dtype, Hardware, Workload
 from .. import urls
+from ..freshness import Freshness
 from ..presentation import STATUS_ORDER, STATUS_STYLES
 from ..support import ReleaseView, combinations, matrix_rows, search_terms
 from .common import block, front_matter, heading, page
@@ -22,7 +23,7 @@ from .common import block, front_matter, heading, page
 MATRIX_JSON = "api/matrix.json"
 
 
-def _row_context(registry: Registry) -> list[dict[str, Any]]:
+def _row_context(registry: Registry, freshness: Freshness) -> list[dict[str, Any]]:
     rows = []
     page_url = "matrix/"
     for row in matrix_rows(registry, ReleaseView(registry, registry.newest_release)):
@@ -37,6 +38,7 @@ def _row_context(registry: Registry) -> list[dict[str, Any]]:
             "dtypes": row.values("dtypes"),
             "attention": row.values("attention"),
             "since": sorted({h.statement.since for h in row.held if h.statement.since}),
+            "stale": any(freshness.is_stale(h.statement) for h in row.held),
             "text": " ".join(search_terms(row.family)).lower(),
             "url": urls.relative_url(urls.family_url(row.family.id, row.anchor), page_url),
         })
@@ -45,6 +47,7 @@ def _row_context(registry: Registry) -> list[dict[str, Any]]:
 
 def matrix_data(registry: Registry) -> dict[str, Any]:
     """The one JSON the release selector draws every release from."""
+    freshness = Freshness.of(registry)
     rows = matrix_rows(registry, ReleaseView(registry, None))
     index = {(r.family.id, r.stack.id, r.workload): i for i, r in enumerate(rows)}
     statements = []
@@ -62,9 +65,12 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
                 "hardware": [str(h) for h in statement.hardware],
                 "dtypes": [str(d) for d in statement.dtypes],
                 "attention": [str(a) for a in statement.attention],
+                "stale": freshness.is_stale(statement),
             })
     return {
         "format": 1,
+        "data_version": freshness.data_version,
+        "stale_before": freshness.cutoff.isoformat() if freshness.cutoff else None,
         "newest_release": registry.newest_release,
         "releases": registry.release_versions,
         "statuses": {name: style.label for name, style in STATUS_STYLES.items()},
@@ -80,8 +86,10 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
 def render(registry: Registry) -> dict[str, str]:
     stacks = [s for s, _ in combinations(registry)]
     unique_stacks = list({s.id: s for s in stacks}.values())
+    freshness = Freshness.of(registry)
     context = {
-        "rows": _row_context(registry),
+        "rows": _row_context(registry, freshness),
+        "freshness": freshness,
         "release": registry.newest_release,
         "releases": list(reversed(registry.release_versions)),
         "stacks": unique_stacks,
