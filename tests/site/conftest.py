@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from site_helpers import ARTIFACTS, build_site, inject_hostile, make_registry
+from site_helpers import ARTIFACTS, build_site, inject_hostile, make_registry, make_stale_registry
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +31,20 @@ def site_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def built_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     output = tmp_path_factory.mktemp("site") / "out"
     result = build_site(site_registry, output)
+    assert result.returncode == 0, result.stderr
+    return output
+
+
+@pytest.fixture(scope="session")
+def stale_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site-test registry with one claim last verified before every release (see make_stale_registry)."""
+    return make_stale_registry(tmp_path_factory.mktemp("stale") / "registry")
+
+
+@pytest.fixture(scope="session")
+def stale_site(stale_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    output = tmp_path_factory.mktemp("stale-site") / "out"
+    result = build_site(stale_registry, output)
     assert result.returncode == 0, result.stderr
     return output
 

@@ -18,11 +18,29 @@ SITE_FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ARTIFACTS = REPO / "test-artifacts"
 
 
+SITE_DATA_VERSION = "2026.11.3"
+"""The data version of tests/site/fixtures/registry.yaml, which make_registry adds to the copy."""
+
+OLD_VERIFIED = "2024-06-01"
+"""Before the oldest fixture release (2.20.0, 2024-09-16): a claim verified then is stale under any policy."""
+
+
 def make_registry(target: Path) -> Path:
-    """A copy of the shared fixture registry with the site-test families added."""
+    """A copy of the shared fixture registry with the site-test families and registry.yaml added."""
     shutil.copytree(BASE_REGISTRY, target)
     for path in sorted((SITE_FIXTURES / "families").glob("*.yaml")):
         shutil.copy(path, target / "families" / path.name)
+    shutil.copy(SITE_FIXTURES / "registry.yaml", target / "registry.yaml")
+    return target
+
+
+def make_stale_registry(target: Path) -> Path:
+    """make_registry, with qwen3's first statement (nxd-inference, trn2) last verified on OLD_VERIFIED."""
+    make_registry(target)
+    family = target / "families" / "qwen3.yaml"
+    text = family.read_text(encoding="utf-8")
+    assert text.count("verified: 2026-12-02") == 3, "tests/site/fixtures/families/qwen3.yaml changed shape"
+    family.write_text(text.replace("verified: 2026-12-02", f"verified: {OLD_VERIFIED}", 1), encoding="utf-8")
     return target
 
 

@@ -33,6 +33,7 @@ class Freshness:
     cutoff: dt.date | None
     cutoff_release: Release | None
     releases_back: int
+    release_count: int = 0
 
     @classmethod
     def of(cls, registry: Registry, releases_back: int = STALE_AFTER_RELEASES) -> Freshness:
@@ -43,7 +44,7 @@ class Freshness:
         policy = StalenessPolicy(today=by_date[0].date, days=None, releases=releases_back)
         cutoff = policy.cutoff(registry)
         release = next((r for r in by_date if r.date == cutoff), None)
-        return cls(data_version, cutoff, release, min(releases_back, len(by_date)))
+        return cls(data_version, cutoff, release, releases_back, len(by_date))
 
     def is_stale(self, statement: Statement) -> bool:
         return is_stale(statement, self.cutoff)
@@ -55,7 +56,12 @@ class Freshness:
             return ""
         if self.cutoff_release is None:
             return self.cutoff.isoformat()
-        which = "the newest release" if self.releases_back == 1 else f"the {_ordinal(self.releases_back)} newest release"
+        if self.release_count < self.releases_back:
+            which = f"the oldest release: the registry has fewer than {self.releases_back}"
+        elif self.releases_back == 1:
+            which = "the newest release"
+        else:
+            which = f"the {_ordinal(self.releases_back)} newest release"
         return f"{self.cutoff.isoformat()} (Neuron {self.cutoff_release.version}, {which})"
 
     @property
