@@ -162,6 +162,7 @@ def test_browser_footer_badge_and_only_stale_filter(site_page, serve, stale_site
     assert visible.count() == 1 < total
     assert visible.first.get_attribute("data-family") == "qwen3"
     assert "stale=1" in page.url
+    page.screenshot(path=str(artifacts / "site-matrix-stale.png"), full_page=True)
     # Another release is drawn from api/matrix.json: the flag must survive the redraw.
     page.select_option('[data-nc-filter="release"]', "2.21.0")
     page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.21.0'")
