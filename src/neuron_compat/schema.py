@@ -316,7 +316,8 @@ class RegistryMeta(Model):
     data_version: Annotated[
         str,
         BeforeValidator(_require_text),
-        Field(pattern=DATA_VERSION_PATTERN, description="Version of the data, quoted: '2026.12.0' (YEAR.MONTH.N)."),
+        Field(pattern=DATA_VERSION_PATTERN, description="Version of the data, quoted: '2026.12.0' (YEAR.MONTH.N).",
+              json_schema_extra={"pattern": DATA_VERSION_PATTERN}),  # so editors check it too
     ]
 
 
