@@ -14,7 +14,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRIES = [ROOT / "registry", ROOT / "tests" / "fixtures" / "registry"]
-KINDS = ("family", "releases", "stacks")
+KINDS = ("family", "releases", "stacks", "registry")
 
 
 def cli_schema(kind: str) -> dict:
@@ -43,6 +43,8 @@ def registry_files() -> list[tuple[str, Path]]:
     files = []
     for root in REGISTRIES:
         files += [("releases", root / "releases.yaml"), ("stacks", root / "stacks.yaml")]
+        if (root / "registry.yaml").is_file():
+            files.append(("registry", root / "registry.yaml"))
         files += [("family", path) for path in sorted((root / "families").glob("*.yaml"))]
     return files
 

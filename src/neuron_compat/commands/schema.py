@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..schema import SCHEMA_MODELS
 from .common import EXIT_OK
 
 
@@ -21,10 +22,10 @@ def run(args: argparse.Namespace) -> int:
 
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "schema", help="print or write the JSON Schema of family / releases / stacks files",
+        "schema", help="print or write the JSON Schema of family / releases / stacks / registry files",
         description="Print the JSON Schema of one file kind, or write all of them to a directory with --out "
         "(registry/schemas is what the files' yaml-language-server modelines point at).",
     )
-    parser.add_argument("--kind", choices=("family", "releases", "stacks"), default="family")
-    parser.add_argument("--out", type=Path, help="write family/releases/stacks .schema.json files into this directory")
+    parser.add_argument("--kind", choices=tuple(SCHEMA_MODELS), default="family")
+    parser.add_argument("--out", type=Path, help="write family/releases/stacks/registry .schema.json files into this directory")
     parser.set_defaults(handler=run)
