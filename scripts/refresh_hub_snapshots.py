@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import yaml
 
-from neuron_compat.commands.common import write_atomically
+from neuron_compat.atomic_write import write_atomically
 from neuron_compat.hub import HubError, fetch_config
 from neuron_compat.model_config import ConfigError, facts_from_config
 

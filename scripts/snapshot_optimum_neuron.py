@@ -50,7 +50,7 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from neuron_compat.atomic_write import write_atomically
+from neuron_compat.upstream_snapshot import write_or_check
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "optimum-neuron.yaml"
@@ -415,10 +415,6 @@ def render(snapshots: Iterable[VersionSnapshot], taken: str) -> str:
     return HEADER + text
 
 
-def without_taken(text: str) -> str:
-    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("taken:"))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -442,16 +438,7 @@ def main(argv: list[str] | None = None) -> int:
             snapshots.append(snap)
 
     text = render(snapshots, taken=dt.datetime.now(dt.UTC).date().isoformat())
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
-        if without_taken(current) != without_taken(text):
-            print(f"{args.output} is out of date; rerun scripts/snapshot_optimum_neuron.py", file=sys.stderr)
-            return 1
-        print(f"{args.output} is up to date", file=sys.stderr)
-        return 0
-    write_atomically(args.output, text)
-    print(f"wrote {args.output}", file=sys.stderr)
-    return 0
+    return write_or_check(args.output, text, "scripts/snapshot_optimum_neuron.py", args.check)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from typing import Any
 
 import yaml
 
-from neuron_compat.atomic_write import write_atomically
+from neuron_compat.upstream_snapshot import write_or_check
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "transformers-model-types.yaml"
@@ -225,10 +225,6 @@ def render(body: dict[str, Any]) -> str:
     return HEADER + yaml.safe_dump(body, sort_keys=False, default_flow_style=None, width=100_000)
 
 
-def without_taken(text: str) -> str:
-    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("taken:"))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("version", nargs="?", help="transformers version (default: the newest on PyPI)")
@@ -244,16 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         f" {len(body['architectures'])} with architectures",
         file=sys.stderr,
     )
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
-        if without_taken(current) != without_taken(text):
-            print(f"{args.output} is out of date; rerun scripts/snapshot_transformers.py", file=sys.stderr)
-            return 1
-        print(f"{args.output} is up to date", file=sys.stderr)
-        return 0
-    write_atomically(args.output, text)
-    print(f"wrote {args.output}", file=sys.stderr)
-    return 0
+    return write_or_check(args.output, text, "scripts/snapshot_transformers.py", args.check)
 
 
 if __name__ == "__main__":
