@@ -53,6 +53,12 @@ def test_home_search_box_opens_search_and_check_box_goes_to_check_page(site_page
     page.wait_for_url("**/check/?q=Qwen%2FQwen3-8B")
 
 
+def open_matrix(page, url: str) -> None:
+    """The matrix rows are drawn from api/matrix.json after load: wait until they are."""
+    page.goto(url)
+    page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+
+
 def visible_rows(page) -> list[tuple[str, str, str]]:
     return page.eval_on_selector_all(
         "tr.nc-row:not([hidden])",
@@ -63,7 +69,7 @@ def visible_rows(page) -> list[tuple[str, str, str]]:
 def test_matrix_filters_show_the_right_rows(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    page.goto(base + "matrix/")
+    open_matrix(page, base + "matrix/")
     total = page.locator("tr.nc-row").count()
     assert total == 4 * 3  # 4 families x (optimum-neuron inference, training; nxd-inference inference)
     page.select_option("select[name=status]", "supported-with-requirements")
@@ -86,7 +92,7 @@ def test_matrix_filters_show_the_right_rows(site_page, serve, built_site: Path) 
 def test_matrix_release_selector_redraws_from_json(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    page.goto(base + "matrix/?release=2.20.0")
+    open_matrix(page, base + "matrix/?release=2.20.0")
     page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.20.0'")
     llama = page.locator("tr.nc-row[data-family=llama][data-stack=optimum-neuron][data-workload=inference]")
     assert llama.get_attribute("data-status") == "partial"
@@ -116,7 +122,7 @@ def test_statement_permalinks(site_page, serve, built_site: Path) -> None:
     page.locator("a[data-nc-copy='nxd-inference-inference--trn2--2-21-0']").click()
     assert page.url.endswith("families/qwen3/#nxd-inference-inference--trn2--2-21-0")
     # the matrix links to the plain anchor
-    page.goto(base + "matrix/")
+    open_matrix(page, base + "matrix/")
     page.locator("tr.nc-row[data-family=qwen3][data-stack=nxd-inference] a").click()
     page.wait_for_url("**/families/qwen3/#nxd-inference-inference")
 
@@ -137,6 +143,10 @@ def test_hostile_registry_text_is_shown_as_text_and_never_runs(site_page, serve,
     for path in ("families/custom-phi/", "families/", "matrix/", "releases/2.21.0/", "coverage/"):
         page.goto(base + path)
         page.wait_for_load_state("load")
+        if path == "matrix/":  # rows are drawn from api/matrix.json: the hostile name must arrive as text
+            page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+            name = page.locator("tr.nc-row[data-family=custom-phi] a").first.inner_text()
+            assert '{: onclick="window.__pwned=1" } &lt;img src=x onerror=window.__pwned=2&gt;' in name, name
         for element in page.locator("a, p, li, td, h1, span").all()[:400]:
             element.hover(timeout=2000, trial=True) if False else None
         page.mouse.move(200, 300)
@@ -198,9 +208,12 @@ def test_matrix_filters_stay_fast_with_thousands_of_rows(site_page, serve, tmp_p
     assert result.returncode == 0, result.stderr[-2000:]
     page = site_page
     base = serve(tmp_path / "site")
-    page.goto(base + "matrix/")
-    rows = page.locator("tr.nc-row").count()
-    assert rows >= 1000
+    open_matrix(page, base + "matrix/")
+    assert int(page.locator("[data-nc-total]").inner_text()) >= 1000
+    # Only the first page of rows is in the DOM; "Show more" adds the next page.
+    assert page.locator("tr.nc-row").count() == 200
+    page.locator("[data-nc-more]").click()
+    assert page.locator("tr.nc-row").count() == 400
     timings = page.evaluate("""() => {
         const time = (name, value) => {
             const control = document.querySelector(`[data-nc-filter=${name}]`);

@@ -1,6 +1,5 @@
 /* neuron-compat site behaviour: copy-link buttons and the matrix filters / release selector.
- * No dependencies, no network except the matrix's own api/matrix.json (only when another release is chosen).
- * Filtering reads an index built once from the rows' data attributes and only toggles `hidden`. */
+ * No dependencies, no network except the matrix's own api/matrix.json, which the matrix is drawn from. */
 (function () {
   "use strict";
 
@@ -51,32 +50,28 @@
   }
 
   /* ---- matrix ----------------------------------------------------------------------------- */
+  /* The rows live in arrays drawn from api/matrix.json; only the first `pageSize` matching rows are
+   * in the DOM, so a keystroke costs a filter over arrays plus at most one page of new rows. */
   function initMatrix(root) {
-    var rows = Array.prototype.slice.call(root.querySelectorAll("tr.nc-row"));
-    var index = rows.map(function (el) {
-      return {
-        el: el,
-        stack: el.getAttribute("data-stack"),
-        workload: el.getAttribute("data-workload"),
-        status: words(el.getAttribute("data-status")),
-        hardware: words(el.getAttribute("data-hardware")),
-        dtype: words(el.getAttribute("data-dtype")),
-        attention: words(el.getAttribute("data-attention")),
-        text: el.getAttribute("data-text") || "",
-        stale: el.hasAttribute("data-stale"),
-        shown: true
-      };
-    });
     var controls = {};
     Array.prototype.forEach.call(root.querySelectorAll("[data-nc-filter]"), function (control) {
       controls[control.getAttribute("data-nc-filter")] = control;
     });
     var countEl = root.querySelector("[data-nc-count]");
+    var totalEl = root.querySelector("[data-nc-total]");
+    var shownEl = root.querySelector("[data-nc-shown]");
     var releaseEl = root.querySelector("[data-nc-release]");
+    var body = root.querySelector("[data-nc-rows]");
+    var more = root.querySelector("[data-nc-more]");
     var newest = root.getAttribute("data-nc-newest");
     var dataUrl = root.getAttribute("data-nc-data");
+    var siteRoot = root.getAttribute("data-nc-root") || "";
+    var pageSize = parseInt(root.getAttribute("data-nc-page-size"), 10) || 200;
     var data = null;
-    var currentRelease = newest;
+    var rows = [];       // every row at the current release
+    var matches = [];    // the rows the filters keep
+    var drawn = 0;       // how many of `matches` are in the DOM
+    var currentRelease = null;
 
     function value(name) {
       var control = controls[name];
@@ -85,14 +80,85 @@
       return control.value.trim();
     }
 
+    function badge(status) {
+      var span = document.createElement("span");
+      span.className = "nc-status nc-status--" + (STATUS_CSS[status] || "none");
+      span.textContent = (data && data.statuses[status]) || status;
+      return span;
+    }
+
+    function cell(tr, css, text) {
+      var td = document.createElement("td");
+      if (css) td.className = css;
+      if (text !== undefined) td.textContent = text;
+      tr.appendChild(td);
+      return td;
+    }
+
+    function rowElement(row) {
+      var tr = document.createElement("tr");
+      tr.className = "nc-row nc-row--" + (STATUS_CSS[row.status[0]] || "none");
+      tr.setAttribute("data-family", row.family);
+      tr.setAttribute("data-stack", row.stack);
+      tr.setAttribute("data-workload", row.workload);
+      tr.setAttribute("data-status", row.status.join(" "));
+      tr.setAttribute("data-hardware", row.hardware.join(" "));
+      tr.setAttribute("data-dtype", row.dtype.join(" "));
+      tr.setAttribute("data-attention", row.attention.join(" "));
+      if (row.stale) tr.setAttribute("data-stale", "1");
+      var link = document.createElement("a");
+      link.href = siteRoot + row.url + "#" + row.stack + "-" + row.workload;
+      link.textContent = row.name;
+      cell(tr).appendChild(link);
+      cell(tr, "", row.stackName);
+      cell(tr, "", row.workload);
+      var status = cell(tr, "nc-cell-status");
+      row.status.forEach(function (s, n) {
+        if (n) status.appendChild(document.createTextNode(" "));
+        status.appendChild(badge(s));
+      });
+      cell(tr, "nc-cell-hardware", row.hardware.join(", "));
+      cell(tr, "nc-cell-dtype", row.dtype.join(", "));
+      cell(tr, "nc-cell-attention", row.attention.join(", "));
+      cell(tr, "nc-cell-since", row.since.join(", "));
+      return tr;
+    }
+
+    function drawMore() {
+      var end = Math.min(matches.length, drawn + pageSize);
+      var fragment = document.createDocumentFragment();
+      for (var i = drawn; i < end; i++) fragment.appendChild(rowElement(matches[i]));
+      body.appendChild(fragment);
+      drawn = end;
+      showMoreState();
+    }
+
+    function showMoreState() {
+      if (more) {
+        more.hidden = drawn >= matches.length;
+        more.textContent = "Show " + Math.min(pageSize, matches.length - drawn) + " more";
+      }
+      if (shownEl) shownEl.textContent = drawn < matches.length ? " (showing the first " + drawn + ")" : "";
+    }
+
+    /* Whether the `count` rows in the DOM (the start of `before`) are still right for `after`: the
+     * same rows first, and neither more rows than match nor fewer than a page. */
+    function sameStart(before, after, count) {
+      if (count > after.length || count < Math.min(pageSize, after.length)) return false;
+      for (var i = 0; i < count; i++) if (before[i] !== after[i]) return false;
+      return true;
+    }
+
     function apply() {
+      if (!data) { saveState(); return; }
       var stack = value("stack"), workload = value("workload"), hardware = value("hardware");
       var status = value("status"), dtype = value("dtype"), attention = value("attention");
       var withData = value("with_data"), onlyStale = value("stale");
       var terms = words(value("q").toLowerCase());
-      var shown = 0;
-      for (var i = 0; i < index.length; i++) {
-        var row = index[i];
+      var before = matches;
+      matches = [];
+      for (var i = 0; i < rows.length; i++) {
+        var row = rows[i];
         var match = (!stack || row.stack === stack) &&
           (!workload || row.workload === workload) &&
           (!hardware || row.hardware.indexOf(hardware) >= 0) &&
@@ -104,13 +170,17 @@
         for (var t = 0; match && t < terms.length; t++) {
           if (row.text.indexOf(terms[t]) < 0) match = false;
         }
-        if (match !== row.shown) {
-          row.el.hidden = !match;
-          row.shown = match;
-        }
-        if (match) shown++;
+        if (match) matches.push(row);
       }
-      if (countEl) countEl.textContent = String(shown);
+      if (!sameStart(before, matches, drawn)) {  // a keystroke that keeps the drawn rows touches no DOM
+        body.textContent = "";
+        drawn = 0;
+        drawMore();
+      } else {
+        showMoreState();
+      }
+      if (countEl) countEl.textContent = String(matches.length);
+      if (totalEl) totalEl.textContent = String(rows.length);
       saveState();
     }
 
@@ -135,69 +205,47 @@
       });
     }
 
-    function badge(status) {
-      var span = document.createElement("span");
-      span.className = "nc-status nc-status--" + (STATUS_CSS[status] || "none");
-      span.textContent = (data && data.statuses[status]) || status;
-      return span;
-    }
-
-    function setCell(row, css, text) {
-      var cell = row.el.querySelector(css);
-      if (cell && cell.textContent !== text) cell.textContent = text;
-    }
-
     function union(list, key) {
       var seen = {};
       list.forEach(function (s) { (s[key] || []).forEach(function (v) { seen[v] = true; }); });
       return Object.keys(seen).sort();
     }
 
+    /* The rows at `release`, drawn as views.cells_at draws them. */
     function drawRelease(release) {
       var position = data.releases.indexOf(release);
       var order = Object.keys(data.statuses);
-      var held = index.map(function () { return []; });
+      var held = data.rows.map(function () { return []; });
       function at(version, missing) {
         return version === null || version === undefined ? missing : data.releases.indexOf(version);
       }
       data.statements.forEach(function (s) {
         if (position < at(s.since, -1) || position >= at(s.until, Infinity)) return;
-        // Drawn as views.cells_at draws it: nothing when the stack is not shipped at this release,
-        // "unknown" past the release that a separately released stack's newest version targets.
+        // Nothing when the stack is not shipped at this release; "unknown" past the release that a
+        // separately released stack's newest version targets.
         var stack = data.stacks[s.stack] || {};
         if (position < at(stack.since, -1) || position >= at(stack.end_of_support, Infinity)) return;
         var status = s.status;
         if (position > at(stack.horizon, Infinity) && status !== "unknown") status = "unknown";
         held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since, stale: !!s.stale });
       });
-      for (var i = 0; i < index.length; i++) {
-        var row = index[i], list = held[i];
+      rows = data.rows.map(function (key, i) {
+        var list = held[i];
+        var family = data.families[key[0]] || { name: key[0], url: "families/" + key[0] + "/", text: key[0] };
+        var stack = data.stacks[key[1]] || {};
         var statuses = list.length ? union(list.map(function (s) { return { v: [s.status] }; }), "v") : ["none"];
         statuses.sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); });
-        var key = statuses.join(" ");
-        if (key !== row.status.join(" ")) {
-          row.status = statuses;
-          row.el.setAttribute("data-status", key);
-          row.el.className = "nc-row nc-row--" + (STATUS_CSS[statuses[0]] || "none");
-          var cell = row.el.querySelector(".nc-cell-status");
-          cell.textContent = "";
-          statuses.forEach(function (s, n) { if (n) cell.appendChild(document.createTextNode(" ")); cell.appendChild(badge(s)); });
-        }
-        row.stale = list.some(function (s) { return s.stale; });
-        if (row.stale) row.el.setAttribute("data-stale", "1"); else row.el.removeAttribute("data-stale");
-        row.hardware = union(list, "hardware");
-        row.dtype = union(list, "dtypes");
-        row.attention = union(list, "attention");
-        row.el.setAttribute("data-hardware", row.hardware.join(" "));
-        row.el.setAttribute("data-dtype", row.dtype.join(" "));
-        row.el.setAttribute("data-attention", row.attention.join(" "));
-        setCell(row, ".nc-cell-hardware", row.hardware.join(", "));
-        setCell(row, ".nc-cell-dtype", row.dtype.join(", "));
-        setCell(row, ".nc-cell-attention", row.attention.join(", "));
         var sinces = {};
         list.forEach(function (s) { if (s.since) sinces[s.since] = true; });
-        setCell(row, ".nc-cell-since", Object.keys(sinces).sort().join(", "));
-      }
+        return {
+          family: key[0], stack: key[1], workload: key[2],
+          name: family.name, url: family.url, text: family.text, stackName: stack.name || key[1],
+          status: statuses,
+          hardware: union(list, "hardware"), dtype: union(list, "dtypes"), attention: union(list, "attention"),
+          since: Object.keys(sinces).sort(),
+          stale: list.some(function (s) { return s.stale; })
+        };
+      });
       currentRelease = release;
       if (releaseEl) releaseEl.textContent = release;
       apply();
@@ -214,16 +262,21 @@
       }).then(function (json) {
         data = json;
         root.classList.remove("nc-loading");
+        if (data.releases.indexOf(release) < 0) {
+          release = newest || data.newest_release;
+          if (controls.release) controls.release.value = release;
+        }
         drawRelease(release);
+        root.classList.add("nc-ready");
       }).catch(function () {
         root.classList.remove("nc-loading");
-        if (controls.release) controls.release.value = currentRelease;
-        if (releaseEl) releaseEl.textContent = currentRelease + " (could not load other releases)";
+        if (releaseEl) releaseEl.textContent = release + " (could not load the matrix data)";
       });
     }
 
     var form = root.querySelector("form.nc-filters");
     if (form) form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
+    if (more) more.addEventListener("click", drawMore);
     loadState();
     Object.keys(controls).forEach(function (name) {
       var control = controls[name];
@@ -231,8 +284,7 @@
       else if (name === "release") control.addEventListener("change", selectRelease);
       else control.addEventListener("change", apply);
     });
-    root.classList.add("nc-ready");
-    if (value("release") && value("release") !== newest) selectRelease(); else apply();
+    selectRelease();
   }
 
   function init() {

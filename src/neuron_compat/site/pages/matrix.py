@@ -1,9 +1,10 @@
-"""The matrix: every family x stack x workload at the newest release, filterable in the page.
+"""The matrix: every family x stack x workload at a chosen release, filterable in the page.
 
-The table is drawn at the newest release so it reads without JavaScript. Each row carries its filter
-values as data attributes; `matrix.js` reads them once into an index and only toggles `hidden` when a
-filter changes. Other releases are drawn in the browser from `api/matrix.json` (statements with their
-ranges), so the page stays one file whatever the number of releases.
+The page holds only the filters and an empty table. The browser reads `api/matrix.json` (rows,
+statements with their ranges, family names and search text) once, draws the rows of the chosen
+release as arrays, filters those arrays and puts only the first page of matching rows in the DOM.
+With thousands of families, a page holding every row cost seconds of style and layout per
+keystroke; a page of 200 rows does not. Without JavaScript the page points to the families index.
 """
 
 from __future__ import annotations
@@ -21,28 +22,7 @@ from ..support import ReleaseView, combinations, matrix_rows, search_terms
 from .common import block, front_matter, heading, page
 
 MATRIX_JSON = "api/matrix.json"
-
-
-def _row_context(registry: Registry, freshness: Freshness) -> list[dict[str, Any]]:
-    rows = []
-    page_url = "matrix/"
-    for row in matrix_rows(registry, ReleaseView(registry, registry.newest_release)):
-        statuses = row.statuses
-        rows.append({
-            "family": row.family,
-            "stack": row.stack,
-            "workload": row.workload,
-            "statuses": statuses,
-            "status": statuses[0],
-            "hardware": row.values("hardware"),
-            "dtypes": row.values("dtypes"),
-            "attention": row.values("attention"),
-            "since": sorted({h.statement.since for h in row.held if h.statement.since}),
-            "stale": any(freshness.is_stale(h.statement) for h in row.held),
-            "text": " ".join(search_terms(row.family)).lower(),
-            "url": urls.relative_url(urls.family_url(row.family.id, row.anchor), page_url),
-        })
-    return rows
+PAGE_SIZE = 200  # rows put in the DOM at a time; "Show more" adds as many again
 
 
 def matrix_data(registry: Registry) -> dict[str, Any]:
@@ -67,6 +47,14 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
                 "attention": [str(a) for a in statement.attention],
                 "stale": freshness.is_stale(statement),
             })
+    families = {
+        family.id: {
+            "name": family.name,
+            "url": urls.family_url(family.id),
+            "text": " ".join(search_terms(family)).lower(),
+        }
+        for family in registry.families
+    }
     return {
         "format": 1,
         "data_version": freshness.data_version,
@@ -75,9 +63,10 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "releases": registry.release_versions,
         "statuses": {name: style.label for name, style in STATUS_STYLES.items()},
         "stacks": {
-            stack.id: {"since": stack.since, "end_of_support": stack.end_of_support, "horizon": stack_horizon(stack)}
+            stack.id: {"name": stack.name, "since": stack.since, "end_of_support": stack.end_of_support, "horizon": stack_horizon(stack)}
             for stack in registry.stacks
         },
+        "families": families,
         "rows": [[r.family.id, r.stack.id, r.workload] for r in rows],
         "statements": statements,
     }
@@ -88,7 +77,10 @@ def render(registry: Registry) -> dict[str, str]:
     unique_stacks = list({s.id: s for s in stacks}.values())
     freshness = Freshness.of(registry)
     context = {
-        "rows": _row_context(registry, freshness),
+        "has_families": bool(registry.families),
+        "page_size": PAGE_SIZE,
+        "site_root": urls.relative_url("", "matrix/"),
+        "families_index": urls.relative_url(urls.page_url("families/index.md"), "matrix/"),
         "freshness": freshness,
         "release": registry.newest_release,
         "releases": list(reversed(registry.release_versions)),
