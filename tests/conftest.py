@@ -31,3 +31,14 @@ def chromium() -> Iterator[object]:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def loopback_context(chromium: object) -> Iterator[object]:
+    """A fresh browser context that reaches only 127.0.0.1: anything else (Material asks GitHub for repo
+    stars) is aborted, so no test depends on, or sends to, the outside network."""
+    context = chromium.new_context(viewport={"width": 1300, "height": 1000})  # type: ignore[attr-defined]
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+                  else route.abort())
+    yield context
+    context.close()

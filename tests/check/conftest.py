@@ -75,23 +75,13 @@ def check_site_url(check_site):
     server.server_close()
 
 
-@pytest.fixture(scope="session")
-def check_browser(chromium):
-    """The run's one Chromium (tests/conftest.py)."""
-    return chromium
-
-
 @pytest.fixture
-def check_page(check_browser):
+def check_page(loopback_context):
     """A fresh page that can reach only the loopback server; page errors are collected in page.errors."""
-    context = check_browser.new_context(viewport={"width": 1300, "height": 1000})
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                  else route.abort())
-    page = context.new_page()
+    page = loopback_context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
-    yield page
-    context.close()
+    return page
 
 
 @pytest.fixture(scope="session")

@@ -100,22 +100,13 @@ def base_url(hostile_site: Path) -> Iterator[str]:
     server.server_close()
 
 
-@pytest.fixture(scope="module")
-def hostile_browser(chromium: object) -> object:
-    """The run's one Chromium (tests/conftest.py)."""
-    return chromium
-
-
 @pytest.fixture
-def hostile_page(hostile_browser: object) -> Iterator[object]:
-    context = hostile_browser.new_context(viewport={"width": 1300, "height": 1000})  # type: ignore[attr-defined]
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                  else route.abort())
-    context.add_init_script(RECORD_DIALOGS)
+def hostile_page(loopback_context: object) -> Iterator[object]:
+    context = loopback_context
+    context.add_init_script(RECORD_DIALOGS)  # type: ignore[attr-defined]
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.dismiss())
     yield page
-    context.close()
 
 
 def html_pages(site: Path) -> list[str]:

@@ -91,22 +91,10 @@ def serve() -> Iterator[object]:
         server.server_close()
 
 
-@pytest.fixture(scope="session")
-def site_browser(chromium: object) -> object:
-    """The run's one Chromium (tests/conftest.py)."""
-    return chromium
-
-
 @pytest.fixture
-def site_page(site_browser: object) -> Iterator[object]:
+def site_page(loopback_context: object) -> object:
     """A fresh page (own context) that can reach only the loopback server."""
-    context = site_browser.new_context(viewport={"width": 1300, "height": 1000})  # type: ignore[attr-defined]
-    # No network beyond the loopback server: block anything else (Material asks GitHub for repo stars).
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                  else route.abort())
-    page = context.new_page()
-    yield page
-    context.close()
+    return loopback_context.new_page()  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")
