@@ -98,6 +98,8 @@ def _check_repo_id(value: str) -> str:
 
 
 Date = Annotated[dt.date, BeforeValidator(_refuse_number_as_date)]
+# strict: YAML reads `yes` as True, which a lax int would take as the degree 1
+Degree = Annotated[int, Field(ge=1, le=1024, strict=True)]
 Text = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=2000)]
 PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text), Field(min_length=1, max_length=200)]
 Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown), Field(min_length=1, max_length=2000)]
@@ -216,10 +218,10 @@ class Constraint(Model):
 class Parallelism(Model):
     """Parallelism the source used or requires."""
 
-    tensor: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list, description="Tensor-parallel degrees.")
-    pipeline: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list)
-    expert: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list)
-    context: list[Annotated[int, Field(ge=1, le=1024)]] = Field(default_factory=list)
+    tensor: list[Degree] = Field(default_factory=list, description="Tensor-parallel degrees.")
+    pipeline: list[Degree] = Field(default_factory=list)
+    expert: list[Degree] = Field(default_factory=list)
+    context: list[Degree] = Field(default_factory=list)
     data: bool | None = None
     fsdp: bool | None = None
     sequence: bool | None = None
