@@ -155,6 +155,7 @@
       var status = value("status"), dtype = value("dtype"), attention = value("attention");
       var withData = value("with_data"), onlyStale = value("stale");
       var terms = words(value("q").toLowerCase());
+      var textMatch = {};  // family id -> whether its search text holds every term: once per family, not per row
       var before = matches;
       matches = [];
       for (var i = 0; i < rows.length; i++) {
@@ -167,8 +168,16 @@
           (!attention || row.attention.indexOf(attention) >= 0) &&
           (!withData || row.status.indexOf("none") < 0) &&
           (!onlyStale || row.stale);
-        for (var t = 0; match && t < terms.length; t++) {
-          if (row.text.indexOf(terms[t]) < 0) match = false;
+        if (match && terms.length) {
+          var known = textMatch[row.family];
+          if (known === undefined) {
+            known = true;
+            for (var t = 0; known && t < terms.length; t++) {
+              if (row.text.indexOf(terms[t]) < 0) known = false;
+            }
+            textMatch[row.family] = known;
+          }
+          match = known;
         }
         if (match) matches.push(row);
       }
