@@ -278,6 +278,8 @@ def write_plain_twin(registry: Path, work: Path) -> Path:
         else:
             target.write_text(content, encoding="utf-8")
     config = _without_block(_without_block((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), "hooks"), "watch")
+    # The theme override is the same for both builds: point the twin at the repository's copy.
+    config = config.replace("custom_dir: src/", f"custom_dir: {ROOT}/src/")
     config = config.replace("docs_dir: site", f"docs_dir: {docs}")
     (work / "mkdocs.yml").write_text(config, encoding="utf-8")
     return work / "mkdocs.yml"
@@ -413,12 +415,14 @@ def bench_browser(report: Report, built: dict[int, Path]) -> None:
             started = time.perf_counter()
             page.goto(f"http://127.0.0.1:{port}/matrix/", timeout=300_000)
             page.wait_for_load_state("load")
+            # The rows are drawn from api/matrix.json after load: time until they are there.
+            page.wait_for_selector(".nc-ready", state="attached", timeout=300_000)
             load_ms = (time.perf_counter() - started) * 1000
             if page.locator('[data-nc-filter="q"]').count() == 0:
                 report.skipped.append("browser: the matrix page has no [data-nc-filter=q] filter box")
                 browser.close()
                 return
-            rows = page.locator("table tbody tr").count()
+            rows = page.locator("table tbody tr").count()  # rows in the DOM (drawn a page at a time)
             typed = ("f", "fa", "fam", "fami", "famil", "family", "family0", "family01", "family012", "family01",
                      "family0", "family", "")
             timings = [page.evaluate(MATRIX_KEYSTROKE, text) for text in typed]
@@ -428,7 +432,7 @@ def bench_browser(report: Report, built: dict[int, Path]) -> None:
         server.wait()
     worst = max(timings)
     print("    per keystroke: " + ", ".join(f"{text or '(cleared)'} {ms:.0f} ms" for text, ms in zip(typed, timings)))
-    report.add("browser", f"N={n}: matrix page load ({rows} rows)", f"{load_ms:.0f} ms")
+    report.add("browser", f"N={n}: matrix page ready ({rows} rows drawn)", f"{load_ms:.0f} ms")
     report.add("browser", f"N={n}: matrix filter per keystroke, median / worst", f"{statistics.median(timings):.0f} / "
                f"{worst:.0f} ms", "< 100 ms (+150 ms input debounce)", worst < 100)
 
