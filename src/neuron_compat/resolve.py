@@ -34,13 +34,12 @@ from .model_config import ModelConfigFacts
 from .registry import Registry
 from .schema import Family, Stack, Statement
 from .versions import version_key
-from .views import beyond_horizon, covers, horizon_note, stack_shipped
+from .views import REQUIREMENT_KINDS, beyond_horizon, covers, has_requirements, horizon_note, stack_shipped
 
 FORMAT = 1
 WORKLOADS = ("inference", "training")
 STATUS_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "unknown": 0}
 EXIT_FOR_STATUS = {"supported": 0, "partial": 3, "unsupported": 4, "unknown": 4}
-REQUIREMENT_KINDS = ("flag", "env", "setting")
 NEAREST_LIMIT = 3
 
 
@@ -103,10 +102,6 @@ class Verdict(VerdictModel):
     answers: list[StackAnswer]
     no_statement: list[str]
     nearest: list[str]
-
-
-def _key(version: str) -> tuple[int, ...]:
-    return version_key(version)
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -233,7 +228,7 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     if status != "unknown" and beyond_horizon(stack, release):
         caveats.append(Caveat(kind="beyond-horizon", limits=True, message=horizon_note(stack, release)))
         verdict = "unknown"
-    requirements = any(str(c.kind) in REQUIREMENT_KINDS for c in statement.constraints)
+    requirements = has_requirements(statement)
     display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
@@ -244,7 +239,7 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
         quantization=[str(q) for q in statement.quantization],
         constraints=[c.model_dump(mode="json") for c in statement.constraints],
         notes=[n.model_dump(mode="json") for n in statement.notes
-               if n.release is None or _key(n.release) <= _key(release)],
+               if n.release is None or version_key(n.release) <= version_key(release)],
         caveats=caveats, anchor=statement.anchor, sources=[s.url for s in statement.sources],
     )
 
@@ -254,10 +249,10 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
 
     Statements that start (or end) at the same release are one event: their hardware and sources are merged.
     """
-    later = sorted((s for s in statements if s.since is not None and _key(s.since) > _key(release)),
-                   key=lambda s: _key(s.since or ""))
-    ended = sorted((s for s in statements if s.until is not None and _key(s.until) <= _key(release)),
-                   key=lambda s: _key(s.until or ""))
+    later = sorted((s for s in statements if s.since is not None and version_key(s.since) > version_key(release)),
+                   key=lambda s: version_key(s.since or ""))
+    ended = sorted((s for s in statements if s.until is not None and version_key(s.until) <= version_key(release)),
+                   key=lambda s: version_key(s.until or ""))
     group: list[Statement] = []
     if later:
         group = [s for s in later if s.since == later[0].since]
