@@ -23,21 +23,25 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `only`, just that subcommand (so `check` imports nothing the others need)."""
     parser = argparse.ArgumentParser(
         prog="neuron-compat",
         description="Does this model architecture run on AWS Neuron? Validate, export and query the registry.",
     )
     parser.add_argument("--version", action="version", version=f"neuron-compat {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if only is None else (only,):
         importlib.import_module(f"neuron_compat.commands.{name}").register(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    # `neuron-compat check ...` builds only the check parser: the other commands' imports stay unpaid.
+    named = {module.replace("_", "-"): module for module in COMMAND_MODULES}
+    parser = build_parser(only=named.get(arguments[0]) if arguments else None)
+    args = parser.parse_args(arguments)
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_USAGE

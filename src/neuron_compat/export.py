@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .compiled import FORMAT_VERSION
 from .registry import Registry
 from .schema import Family
 
-FORMAT_VERSION = 1
 
 
 def family_to_json(family: Family) -> dict[str, Any]:

@@ -11,10 +11,9 @@ run both on every fixture and require identical output, so change them together.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 """A config.json is a few kilobytes; anything past this is not one (and must not be parsed blindly)."""
@@ -51,36 +50,47 @@ class ConfigError(ValueError):
     """The input is not a config we can read; the message is one line for a person."""
 
 
-class Facts(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+# Plain frozen dataclasses, not pydantic models: `check` builds these on every call, and importing pydantic's
+# model machinery would cost more than the whole answer. `__pydantic_config__` only shapes the JSON Schema
+# that `check --json-schema` derives from them.
+_FORBID_EXTRA = {"extra": "forbid"}
 
 
-class RopeScaling(Facts):
+@dataclass(frozen=True)
+class RopeScaling:
+    __pydantic_config__ = _FORBID_EXTRA
     type: str
     factor: float | None = None
     original_max_position_embeddings: int | None = None
 
 
-class QuantizationFacts(Facts):
+@dataclass(frozen=True)
+class QuantizationFacts:
+    """`id` is the registry's name for the method (vocabulary.Quantization), when there is one."""
+
+    __pydantic_config__ = _FORBID_EXTRA
     method: str
     id: str | None = None
-    """The registry's name for it (vocabulary.Quantization), when there is one."""
 
 
-class MoeFacts(Facts):
+@dataclass(frozen=True)
+class MoeFacts:
+    __pydantic_config__ = _FORBID_EXTRA
     experts: int
     experts_per_token: int | None = None
     shared_experts: int | None = None
 
 
-class ModelConfigFacts(Facts):
+@dataclass(frozen=True)
+class ModelConfigFacts:
     """What a checkpoint's config says, normalised. Field names are part of `check --json`."""
 
+    __pydantic_config__ = _FORBID_EXTRA
     kind: Literal["transformers", "diffusers"]
     model_type: str | None = None
-    architectures: list[str] = []
+    architectures: list[str] = field(default_factory=list)
     pipeline_class: str | None = None
-    components: dict[str, str] = {}
+    components: dict[str, str] = field(default_factory=dict)
     text_model_type: str | None = None
     dtype: str | None = None
     dtype_raw: str | None = None
@@ -91,7 +101,7 @@ class ModelConfigFacts(Facts):
     quantization: QuantizationFacts | None = None
     moe: MoeFacts | None = None
     remote_code: bool = False
-    auto_map: dict[str, str] = {}
+    auto_map: dict[str, str] = field(default_factory=dict)
     transformers_version: str | None = None
 
 

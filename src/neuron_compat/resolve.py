@@ -26,15 +26,18 @@ every fixture and requires the same JSON. Change them together.
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict
+import json
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 from .model_config import ModelConfigFacts
-from .registry import Registry
-from .schema import Family, Stack, Statement
 from .versions import version_key
 from .views import REQUIREMENT_KINDS, beyond_horizon, covers, has_requirements, horizon_note, stack_shipped
+
+if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
+    from .compiled import CompiledRegistry
+    from .registry import Registry
+    from .schema import Family, Stack, Statement
 
 FORMAT = 1
 WORKLOADS = ("inference", "training")
@@ -47,24 +50,31 @@ class ResolveError(ValueError):
     """A question the registry cannot be asked (unknown release or stack): one line, exit code 1."""
 
 
-class VerdictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+# The verdict types are plain frozen dataclasses (no pydantic on check's hot path); `__pydantic_config__` only
+# shapes the JSON Schema that `check --json-schema` derives from them.
+_FORBID_EXTRA = {"extra": "forbid"}
 
 
-class Caveat(VerdictModel):
+@dataclass(frozen=True)
+class Caveat:
+    __pydantic_config__ = _FORBID_EXTRA
     kind: str
     limits: bool
     message: str
 
 
-class FamilyMatch(VerdictModel):
+@dataclass(frozen=True)
+class FamilyMatch:
+    __pydantic_config__ = _FORBID_EXTRA
     id: str
     name: str
     matched_by: str
     value: str
 
 
-class StackAnswer(VerdictModel):
+@dataclass(frozen=True)
+class StackAnswer:
+    __pydantic_config__ = _FORBID_EXTRA
     stack: str
     stack_name: str
     workload: str
@@ -86,9 +96,11 @@ class StackAnswer(VerdictModel):
     sources: list[str]
 
 
-class Verdict(VerdictModel):
+@dataclass(frozen=True)
+class Verdict:
     """The answer of `neuron-compat check --json` and of the site's check page (same fields, same values)."""
 
+    __pydantic_config__ = _FORBID_EXTRA
     format: int
     release: str
     stack: str | None
@@ -102,6 +114,25 @@ class Verdict(VerdictModel):
     answers: list[StackAnswer]
     no_statement: list[str]
     nearest: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        """The `check --json` text (ASCII-escaped, so any string in a config prints safely)."""
+        return json.dumps(self.to_dict(), indent=1)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of `Verdict`, derived from the dataclasses (imports pydantic: `--json-schema` only)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(Verdict).json_schema()
+
+
+def _plain(item: Any) -> dict[str, Any]:
+    """A constraint or note as JSON data, from a pydantic model or a compiled view."""
+    return item.model_dump(mode="json") if hasattr(item, "model_dump") else item.to_json()
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -237,8 +268,8 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
         stack_since=statement.stack_since, stack_until=statement.stack_until,
         attention=[str(a) for a in statement.attention], dtypes=[str(d) for d in statement.dtypes],
         quantization=[str(q) for q in statement.quantization],
-        constraints=[c.model_dump(mode="json") for c in statement.constraints],
-        notes=[n.model_dump(mode="json") for n in statement.notes
+        constraints=[_plain(c) for c in statement.constraints],
+        notes=[_plain(n) for n in statement.notes
                if n.release is None or version_key(n.release) <= version_key(release)],
         caveats=caveats, anchor=statement.anchor, sources=[s.url for s in statement.sources],
     )
@@ -276,7 +307,7 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
     )
 
 
-def resolve(facts: ModelConfigFacts, registry: Registry, release: str | None = None, stack: str | None = None,
+def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, release: str | None = None, stack: str | None = None,
             workload: str | None = None) -> Verdict:
     versions = registry.release_versions
     if not versions:

@@ -330,3 +330,23 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "registry": RegistryMeta,
 }
 """The registry files that get a JSON Schema (`neuron-compat schema`), by schema name."""
+
+
+# --- the compiled registry (export --json, api/registry.json, the bundled snapshot) --------------
+
+
+class RegistryDocument(BaseModel):
+    """The compiled registry document, as `export --json` writes it and the site publishes it.
+
+    Top-level sections this version does not know are allowed (a newer site may publish more); the
+    releases, stacks and families inside must follow the contract. `format` changes when they no longer do.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    format: int = Field(description="Version of the document's layout; readers refuse a newer one.")
+    data_version: str | None = Field(default=None, description="The data version of registry.yaml.")
+    newest_release: NeuronVersion | None = Field(default=None, description="The newest Neuron release listed.")
+    releases: list[Release] = Field(description="releases.yaml, oldest first.")
+    stacks: list[Stack] = Field(description="stacks.yaml, in its order.")
+    families: list[Family] = Field(description="Every family, by id.")

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .registry import Registry
-from .schema import Family, Stack, Statement
 from .versions import version_key
 from .vocabulary import ConstraintKind, Status
+
+if TYPE_CHECKING:  # the functions read models and compiled views (compiled.py) alike, by attribute
+    from .registry import Registry
+    from .schema import Family, Stack, Statement
 
 # Constraint kinds that mean "you must set something": a statement carrying one is not drawn as plain green.
 REQUIREMENT_KINDS = frozenset({ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING})

@@ -36,8 +36,16 @@ def run_check(*args: str, env: dict[str, str] | None = None, registry: Path = CH
 
 
 def verdict_of(result: subprocess.CompletedProcess) -> dict:
+    """The resolver's verdict of `check --json`: its output without `registry` (where the data came from), which
+    the site's check page, answering from the page's own api/registry.json, does not repeat."""
     assert result.stdout, result.stderr
-    return json.loads(result.stdout)
+    return without_origin(json.loads(result.stdout))
+
+
+def without_origin(document: dict) -> dict:
+    origin = document.pop("registry")
+    assert set(origin) == {"chosen_by", "kind", "location", "data_version", "from_cache", "note"}, origin
+    return document
 
 
 

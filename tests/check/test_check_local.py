@@ -124,8 +124,9 @@ def test_unknown_release_stack_and_workload_list_what_exists():
 def test_a_missing_or_broken_registry_is_bad_input(tmp_path):
     result = run_check(str(CONFIGS / "bert-base-uncased.json"), registry=tmp_path / "nowhere")
     assert result.returncode == 1
-    assert one_line(result).endswith(f"no registry at {tmp_path / 'nowhere'}: run from the repository root or pass "
-                                     "--registry DIR")
+    assert one_line(result).endswith(f"no registry at {tmp_path / 'nowhere'} (--registry): give a registry "
+                                     "directory, a registry .json document or an https URL of a published "
+                                     "api/registry.json")
     (tmp_path / "empty").mkdir()
     result = run_check(str(CONFIGS / "bert-base-uncased.json"), registry=tmp_path / "empty")
     assert result.returncode == 1

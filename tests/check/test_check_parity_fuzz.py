@@ -83,7 +83,7 @@ def test_python_and_javascript_agree_on_odd_configs():
         cases.append({"name": str(index), "config": config, "options": options})
         try:
             verdict = resolve(facts_from_config(config), registry, **options)
-            expected.append({"verdict": json.loads(verdict.model_dump_json())})
+            expected.append({"verdict": verdict.to_dict()})
         except (ConfigError, ResolveError) as error:
             expected.append({"error": str(error)})
     node = node_executable()

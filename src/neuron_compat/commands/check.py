@@ -2,8 +2,10 @@
 
 MODEL is a Hub repo id, a local config.json / model_index.json, or a local model folder. The answer is a table
 for people or, with --json, the `Verdict` (see resolve.py) that the site's check page computes too.
+The registry answered from is chosen by registry_source.py (--registry, $NEURON_COMPAT_REGISTRY, ./registry,
+the bundled snapshot) and named in the header and in the JSON's `registry`.
 Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
-registry), 2 the model could not be reached (repo, revision, gated, offline, network).
+registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network).
 """
 
 from __future__ import annotations
@@ -12,9 +14,8 @@ import argparse
 import json
 import re
 import sys
+from dataclasses import asdict
 from pathlib import Path
-
-from .common import DEFAULT_REGISTRY
 
 EXIT_BAD_INPUT = 1
 EXIT_UNREACHABLE = 2
@@ -36,27 +37,23 @@ def _looks_like_path(text: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..hub import HubError, fetch_config, is_valid_repo_id
     from ..model_config import ConfigError, facts_from_config, read_local_config
+    from ..registry_source import RegistrySourceError, open_registry
     from ..resolve import WORKLOADS, ResolveError, resolve
-    from ..validation import validate_registry
 
     if args.json_schema:
-        from ..resolve import Verdict
+        from ..resolve import json_schema
 
-        sys.stdout.write(json.dumps(Verdict.model_json_schema(), indent=1) + "\n")
+        sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1) + "\n")
         return 0
     if args.model is None:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_BAD_INPUT)
     if args.workload is not None and args.workload not in WORKLOADS:
         return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_BAD_INPUT)
-    if not args.registry.is_dir():
-        return _fail(f"no registry at {args.registry}: run from the repository root or pass --registry DIR",
-                     EXIT_BAD_INPUT)
-    result = validate_registry(args.registry)
-    if result.problems:
-        return _fail(f"the registry at {args.registry} has {len(result.problems)} problem(s); "
-                     f"run `neuron-compat validate {args.registry}`", EXIT_BAD_INPUT)
+    try:
+        registry, origin = open_registry(args.registry, offline=args.offline)
+    except RegistrySourceError as error:
+        return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_BAD_INPUT)
 
     target = args.model
     local = Path(target).expanduser()
@@ -65,33 +62,50 @@ def run(args: argparse.Namespace) -> int:
             if args.revision:
                 return _fail("--revision applies to Hub repo ids, not to local files", EXIT_BAD_INPUT)
             data, source = read_local_config(local)
-        elif is_valid_repo_id(target):
-            fetched = fetch_config(target, args.revision)
+        else:
+            from ..hub import HubError, fetch_config, is_valid_repo_id  # huggingface_hub only for Hub ids
+
+            if not is_valid_repo_id(target):
+                return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
+                             "(namespace/name with letters, digits, '.', '_' or '-')", EXIT_BAD_INPUT)
+            try:
+                fetched = fetch_config(target, args.revision)
+            except HubError as error:
+                return _fail(error.message, error.exit_code)
             data = fetched.data
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
             source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
-        else:
-            return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
-                         "(namespace/name with letters, digits, '.', '_' or '-')", EXIT_BAD_INPUT)
         facts = facts_from_config(data)
-    except HubError as error:
-        return _fail(error.message, error.exit_code)
     except ConfigError as error:
         return _fail(str(error) if ":" in str(error) else f"{target}: {error}", EXIT_BAD_INPUT)
     except OSError as error:
         return _fail(f"{target}: {error.strerror or error}", EXIT_BAD_INPUT)
 
     try:
-        verdict = resolve(facts, result.registry, release=args.neuron, stack=args.stack, workload=args.workload)
+        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload)
     except ResolveError as error:
         return _fail(str(error), EXIT_BAD_INPUT)
 
     if args.json:
-        sys.stdout.write(verdict.model_dump_json(indent=1) + "\n")
+        document = {**verdict.to_dict(), "registry": asdict(origin)}
+        sys.stdout.write(json.dumps(document, indent=1) + "\n")
     else:
-        sys.stdout.write(render_table(verdict, source))
+        sys.stdout.write(render_table(verdict, source, origin.describe()))
     return verdict.exit_code
+
+
+def _with_registry_schema(schema: dict) -> dict:
+    """`check --json` is the resolver's Verdict plus `registry`: where the answer's data came from."""
+    from pydantic import TypeAdapter
+
+    from ..registry_source import RegistryOrigin
+
+    origin = TypeAdapter(RegistryOrigin).json_schema()
+    schema.setdefault("$defs", {})["RegistryOrigin"] = origin
+    schema["properties"]["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
+    schema["required"] = [*schema.get("required", []), "registry"]
+    return schema
 
 
 def _facts_line(verdict) -> str:
@@ -122,9 +136,9 @@ def _facts_line(verdict) -> str:
     return " | ".join(parts)
 
 
-def render_table(verdict, source: str) -> str:
+def render_table(verdict, source: str, registry: str) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row."""
-    lines = [f"{source}", f"  {_facts_line(verdict)}"]
+    lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
     if verdict.family:
         family = verdict.family
         lines.append(f"  family: {family.name} [{family.id}] (matched by {family.matched_by} {family.value})")
@@ -155,7 +169,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Read a model's config (a Hub repo id via huggingface_hub, a local config.json or "
         "model_index.json, or a model folder) and answer per stack at a Neuron release, with the caveats "
         "that apply to this config. Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, "
-        "1 bad input, 2 the model could not be reached (argparse usage errors also exit 2).",
+        "1 bad input, 2 the model or the registry URL could not be reached (argparse usage errors also exit 2).",
     )
     parser.add_argument("model", nargs="?", help="Hub repo id (Qwen/Qwen3-8B), config.json, model_index.json or a model folder")
     parser.add_argument("--revision", help="Hub branch, tag or commit (default: main)")
@@ -164,5 +178,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--workload", help="inference or training (default: both)")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
     parser.add_argument("--json-schema", action="store_true", help="print the JSON Schema of the --json output and exit")
-    parser.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="the registry directory (default: ./registry)")
+    parser.add_argument(
+        "--registry", metavar="DIR|FILE|URL",
+        help="answer from this registry: a registry directory, a compiled registry .json, or the https URL of a "
+        "published api/registry.json (cached by data version). Default: $NEURON_COMPAT_REGISTRY, else ./registry "
+        "when the working directory holds one, else the snapshot bundled with neuron-compat")
+    parser.add_argument("--offline", action="store_true",
+                        help="with a registry URL: answer from the cached copy, without the network")
     parser.set_defaults(handler=run)
