@@ -8,7 +8,8 @@ Parts (each prints why it is skipped when the feature it measures is missing):
   loader   load + validate + rules vs a bare yaml.load(CSafeLoader) of the same files  (target <= 1.5x at 5,000)
   site     the site build vs mkdocs building the same pages written out as plain Markdown (target <= +25%)
   real     the site build of the real registry/                                          (target < 20 s)
-  check    `neuron-compat check <config.json>` vs `python -c "import pydantic"`            (target <= 2x)
+  check    `neuron-compat check <config.json>` (bundled snapshot) vs `python -c "import pydantic"`, whole
+           processes, median of >= 7 interleaved (target <= 2x); and over the largest synthetic registry
   sizes    family page HTML, api/registry.json and the search index at each N
   browser  the matrix filter's time per keystroke at the largest N in chromium          (target < 100 ms)
 
@@ -40,6 +41,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from neuron_compat.export import dumps, registry_to_json
 from neuron_compat.registry import load_registry
 from neuron_compat.validation import validate_registry
 from neuron_compat.yaml_loading import load_yaml_file
@@ -330,31 +332,72 @@ def bench_real(report: Report, work: Path) -> None:
                f"{wall:.1f} s / {cpu:.1f} s", "< 20 s", wall < 20)
 
 
-def bench_check(report: Report, work: Path, repeat: int) -> None:
-    help_text = subprocess.run([sys.executable, "-m", "neuron_compat.cli", "--help"], capture_output=True,
-                               text=True, cwd=ROOT).stdout
-    if " check " not in help_text and "\n    check" not in help_text:
-        report.skipped.append("check: `neuron-compat check` does not exist yet")
-        return
+def wall_medians(repeat: int, commands: list[list[str]], **options: object) -> list[float]:
+    """The median wall time of each command as a whole process, taking turns (so machine noise hits all alike)."""
+    times: list[list[float]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for index, command in enumerate(commands):
+            started = time.perf_counter()
+            subprocess.run(command, capture_output=True, check=False, **options)  # type: ignore[call-overload]
+            times[index].append(time.perf_counter() - started)
+    return [statistics.median(runs) for runs in times]
+
+
+# `check` answering from a given compiled document as if it were the bundled snapshot (no validation), so a
+# synthetic registry measures how the hot path grows with the registry.
+_CHECK_WITH_SNAPSHOT = (
+    "import sys, neuron_compat.compiled as c\n"
+    "c.bundled_document_text = lambda: open(sys.argv[1], 'rb').read()\n"
+    "from neuron_compat.cli import main\n"
+    "sys.exit(main(['check', sys.argv[2]]))\n"
+)
+
+
+def bench_check(report: Report, registries: dict[int, Path], work: Path, repeat: int) -> None:
+    """`check` on the bundled snapshot against `python -c "import pydantic"`, both as whole processes, from a
+    directory without ./registry (what an installed user gets); then the same hot path over the largest synthetic
+    registry, compared with reading its JSON alone."""
     config = work / "config.json"
     config.write_text(json.dumps({"model_type": "llama", "architectures": ["LlamaForCausalLM"],
                                   "torch_dtype": "bfloat16"}), encoding="utf-8")
+    outside = work / "elsewhere"
+    outside.mkdir(exist_ok=True)
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    check_args = [sys.executable, "-m", "neuron_compat.cli", "check", str(config), "--registry", str(BASE_REGISTRY)]
-    probe = subprocess.run(check_args, capture_output=True, text=True, env=env, cwd=ROOT)
-    if "Traceback" in probe.stderr:
-        report.skipped.append(f"check: `neuron-compat check` crashed: {probe.stderr[-300:]}")
+    env.pop("NEURON_COMPAT_REGISTRY", None)
+    check_args = [sys.executable, "-m", "neuron_compat.cli", "check", str(config)]
+    probe = subprocess.run(check_args, capture_output=True, text=True, env=env, cwd=outside, check=False)
+    if "Traceback" in probe.stderr or "bundled" not in probe.stdout:
+        report.skipped.append(f"check: `neuron-compat check` did not answer from the bundled snapshot: "
+                              f"{(probe.stderr or probe.stdout)[-300:]}")
         return
-    check_runs, bare_runs = [], []
-    for _ in range(repeat):
-        check_runs.append(child_cpu(lambda: subprocess.run(check_args, capture_output=True, env=env, cwd=ROOT)))
-        bare_runs.append(child_cpu(lambda: subprocess.run([sys.executable, "-c", "import pydantic"],
-                                                          capture_output=True, env=env, cwd=ROOT)))
-    check_cpu, bare_cpu = min(c for _, c in check_runs), min(c for _, c in bare_runs)
-    ratio = check_cpu / bare_cpu
-    report.add("check", "check config.json (real registry) / python -c 'import pydantic' (CPU)",
-               f"{check_cpu * 1000:.0f} / {bare_cpu * 1000:.0f} ms")
+    check_s, bare_s = wall_medians(repeat, [check_args, [sys.executable, "-c", "import pydantic"]],
+                                   env=env, cwd=outside)
+    ratio = check_s / bare_s
+    report.add("check", f"check config.json (bundled) / python -c 'import pydantic' (median of {repeat}, wall)",
+               f"{check_s * 1000:.0f} / {bare_s * 1000:.0f} ms")
     report.add("check", "ratio", f"{ratio:.2f}x", "<= 2x", ratio <= 2)
+
+    largest = max(registries)
+    result = validate_registry(registries[largest])
+    if result.problems:
+        report.skipped.append(f"check: the synthetic registry of {largest} families does not validate")
+        return
+    document = work / f"registry-{largest}.json"
+    document.write_text(dumps(registry_to_json(result.registry)), encoding="utf-8")
+    bundled = ROOT / "src" / "neuron_compat" / "data" / "registry.json"
+    read_json = "import json, sys; json.load(open(sys.argv[1], 'rb'))"
+    small, large, read_small, read_large = wall_medians(repeat, [
+        [sys.executable, "-c", _CHECK_WITH_SNAPSHOT, str(bundled), str(config)],
+        [sys.executable, "-c", _CHECK_WITH_SNAPSHOT, str(document), str(config)],
+        [sys.executable, "-c", read_json, str(bundled)],
+        [sys.executable, "-c", read_json, str(document)],
+    ], env=env, cwd=outside)
+    growth = (large - small) / max(read_large - read_small, 1e-6)
+    size_mb = document.stat().st_size / 1e6
+    report.add("check", f"check, bundled vs {largest} families ({size_mb:.0f} MB JSON)",
+               f"{small * 1000:.0f} / {large * 1000:.0f} ms")
+    report.add("check", "its growth / the growth of reading the JSON alone", f"{growth:.2f}x",
+               "<= 1.5x: only the JSON read grows", growth <= 1.5)
 
 
 def bench_sizes(report: Report, built: dict[int, Path]) -> None:
@@ -494,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
         if "real" in parts:
             attempt("real", lambda: bench_real(report, work))
         if "check" in parts:
-            attempt("check", lambda: bench_check(report, work, max(args.repeat, 5)))
+            attempt("check", lambda: bench_check(report, registries, work, max(args.repeat, 7)))
         if "sizes" in parts:
             attempt("sizes", lambda: bench_sizes(report, built))
         if "browser" in parts:

@@ -217,8 +217,8 @@ def test_the_environment_variable_takes_a_url_too(site, published, web_env, tmp_
     ((200, b"<html>oops</html>", {}, 0.0), 1, "not JSON (1:1: Expecting value)"),
     ((200, b'{"format": 1, "releases": "x", "stacks": [], "families": []}', {}, 0.0), 1,
      "not a valid registry document: releases: Input should be a valid list"),
-    ((200, b"", {"Content-Length": str(64 * 1024 * 1024)}, 0.0), 1,
-     "67108864 bytes is too large for a registry document (limit 33554432 bytes)"),
+    ((200, b"", {"Content-Length": str(128 * 1024 * 1024)}, 0.0), 1,
+     "134217728 bytes is too large for a registry document (limit 67108864 bytes)"),
 ])
 def test_a_bad_published_registry_is_one_line_with_the_hub_exit_codes(site, web_env, tmp_path, route,
                                                                       expected_code, message):
@@ -231,11 +231,11 @@ def test_a_bad_published_registry_is_one_line_with_the_hub_exit_codes(site, web_
 
 
 def test_an_oversized_body_without_a_length_is_cut_off_while_reading(site, web_env, tmp_path):
-    body = b'{"format": 1, "pad": "' + b"x" * (33 * 1024 * 1024) + b'"}'
+    body = b'{"format": 1, "pad": "' + b"x" * (65 * 1024 * 1024) + b'"}'
     site.routes["/big.json"] = (200, body, {"Content-Length": ""}, 0.0)
     result = check(QWEN, "--registry", f"{site.url}/big.json", cwd=tmp_path, env=web_env, timeout=60)
     assert result.returncode == 1
-    assert one_line(result).endswith("more than 33554432 bytes is too large for a registry document")
+    assert one_line(result).endswith("more than 67108864 bytes is too large for a registry document")
 
 
 def test_offline_without_a_cached_copy_and_plain_http_elsewhere_are_refused(tmp_path, web_env, closed_port):

@@ -1,0 +1,54 @@
+"""A built wheel, installed into a fresh venv outside the clone, answers `check` with its bundled data and
+without the site's tools (the user who only checks models installs nothing of mkdocs or jinja2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from check_helpers import CONFIGS, ROOT, clean_env
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """bin/ of a new venv holding the wheel built from this checkout (its dependencies from the index)."""
+    work = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT), "-w", str(work)],
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert built.returncode == 0, built.stderr[-2000:]
+    wheel = next(work.glob("neuron_compat-*.whl"))
+    environment = work / "venv"
+    venv.EnvBuilder(with_pip=True).create(environment)
+    pip = subprocess.run([str(environment / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+                         capture_output=True, text=True, timeout=900, check=False)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    return environment / "bin"
+
+
+def test_the_installed_wheel_checks_a_config_from_any_directory(installed, tmp_path):
+    config = str((CONFIGS / "qwen3-8b.json").resolve())
+    result = subprocess.run([str(installed / "neuron-compat"), "check", config, "--json"], capture_output=True,
+                            text=True, cwd=tmp_path, env=clean_env(), timeout=60, check=False)
+    assert result.returncode == 3, result.stderr
+    verdict = json.loads(result.stdout)
+    assert verdict["registry"]["chosen_by"] == "bundled"
+    assert verdict["family"]["id"] == "qwen3"
+    bundled = json.loads((ROOT / "src" / "neuron_compat" / "data" / "registry.json").read_text(encoding="utf-8"))
+    assert verdict["registry"]["data_version"] == bundled["data_version"]
+
+
+def test_the_wheel_brings_none_of_the_site_tools(installed):
+    probe = ("import importlib.util, neuron_compat; "
+             "print(neuron_compat.__file__); "
+             "print([m for m in ('mkdocs', 'material', 'jinja2') if importlib.util.find_spec(m)])")
+    result = subprocess.run([str(installed / "python"), "-c", probe], capture_output=True, text=True,
+                            timeout=60, check=False)
+    location, missing = result.stdout.splitlines()
+    assert str(installed.parent) in location, "the venv's own copy, not the clone's"
+    assert missing == "[]"
