@@ -123,7 +123,8 @@ def _load_registry(root: Path | str) -> LoadResult:
     registry = Registry(root=root)
     problems: list[Problem] = []
     if not root.is_dir():
-        problems.append(Problem(display_path(root), 0, 0, "", "registry directory not found", rule="layout"))
+        problems.append(Problem(display_path(root), 0, 0, "", "registry directory not found",
+                                "run it in a clone's root or name the directory; `check` needs none", rule="layout"))
         return LoadResult(registry, problems)
 
     for name, model, key in ((RELEASES_FILE, ReleasesFile, "releases"), (STACKS_FILE, StacksFile, "stacks")):

@@ -35,7 +35,8 @@ def test_valid_registry_prints_a_summary(tmp_path: Path) -> None:
 def test_missing_registry_directory(tmp_path: Path) -> None:
     result = cli("validate", "nowhere", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stdout.strip() == "nowhere: registry directory not found"
+    assert result.stdout.strip() == ("nowhere: registry directory not found (run it in a clone's root or name the "
+                                     "directory; `check` needs none)")
 
 
 def test_formats_json_and_github(tmp_path: Path) -> None:
