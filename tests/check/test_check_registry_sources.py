@@ -251,3 +251,13 @@ def test_offline_without_a_cached_copy_and_plain_http_elsewhere_are_refused(tmp_
     for bad in ("nan", "-1", "inf", "soon"):
         result = check(QWEN, "--registry", url, cwd=tmp_path, env={**web_env, "NEURON_COMPAT_HTTP_TIMEOUT": bad})
         assert result.returncode == 1 and "is not a number of seconds between 0 and 600" in one_line(result)
+
+
+def test_the_built_sites_own_api_registry_json_answers_like_its_registry(check_site_url, web_env, tmp_path):
+    """The URL form reads what the site really publishes, not only documents the tests make."""
+    url = f"{check_site_url}api/registry.json"
+    from_site = json.loads(check(QWEN, "--json", "--registry", url, cwd=tmp_path, env=web_env).stdout)
+    from_dir = json.loads(check(QWEN, "--json", "--registry", str(CHECK_REGISTRY), cwd=tmp_path).stdout)
+    assert from_site.pop("registry")["kind"] == "url"
+    from_dir.pop("registry")
+    assert from_site == from_dir
