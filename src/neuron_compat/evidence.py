@@ -32,9 +32,8 @@ from .versions import version_key
 from .views import covers
 from .vocabulary import SourceKind, Status
 
-# Field order of a statement and of a source in the schema: new keys go where a person would put them.
+# Field order of a statement in the schema: new keys go where a person would put them.
 STATEMENT_FIELDS = tuple(Statement.model_fields)
-SOURCE_FIELDS = ("url", "title", "kind", "verified", "by", "release", "instance")
 _VERSION_FIELDS = {"since", "until", "stack_since", "stack_until", "release"}
 _INSTANCE_FAMILY = re.compile(r"^(inf|trn)(\d+)[a-z]*\.", re.IGNORECASE)
 

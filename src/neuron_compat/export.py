@@ -10,7 +10,6 @@ from .registry import Registry
 from .schema import Family
 
 
-
 def family_to_json(family: Family) -> dict[str, Any]:
     return family.model_dump(mode="json")
 

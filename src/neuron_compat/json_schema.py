@@ -9,8 +9,6 @@ from typing import Any
 from .atomic_write import write_atomically
 from .schema import SCHEMA_MODELS
 
-SCHEMA_BASE_URL = "https://neuron-compat.github.io/neuron-compat/api/schemas/"
-
 
 def schema_for(kind: str) -> dict[str, Any]:
     model = SCHEMA_MODELS[kind]

@@ -32,7 +32,15 @@ from typing import TYPE_CHECKING, Any
 
 from .model_config import ModelConfigFacts
 from .versions import version_key
-from .views import REQUIREMENT_KINDS, beyond_horizon, covers, has_requirements, horizon_note, stack_shipped
+from .views import (
+    REQUIREMENT_KINDS,
+    beyond_horizon,
+    constraint_value,
+    covers,
+    has_requirements,
+    horizon_note,
+    stack_shipped,
+)
 
 if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
     from .compiled import CompiledRegistry
@@ -156,14 +164,6 @@ def nearest_families(name: str, pairs: list[tuple[str, str]]) -> list[str]:
     return [family_id for family_id, _ in sorted(best.items(), key=lambda item: (item[1], item[0]))][:NEAREST_LIMIT]
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ", ".join(_format_value(item) for item in value)
-    return str(value)
-
-
 def _find_family(facts: ModelConfigFacts, families: list[Family]) -> tuple[Family | None, FamilyMatch | None, list[Caveat], list[str]]:
     """(family, how it matched, model-level caveats, nearest family ids)."""
     if facts.kind == "diffusers":
@@ -244,7 +244,7 @@ def _row_caveats(facts: ModelConfigFacts, statement: Statement) -> list[Caveat]:
                                   message=f"max_position_embeddings {facts.max_position_embeddings} is beyond the "
                                   f"{constraint.value} tokens this statement was verified with"))
         elif kind in REQUIREMENT_KINDS:
-            value = "" if constraint.value is None else f" = {_format_value(constraint.value)}"
+            value = "" if constraint.value is None else f" = {constraint_value(constraint.value)}"
             caveats.append(Caveat(kind="requires", limits=False, message=f"requires {kind} {constraint.name}{value}"))
     return caveats
 

@@ -6,7 +6,6 @@ pages, the changelog, the PR summary and the resolver all read these views, so t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -155,11 +154,10 @@ def statement_fields_changed(old: Statement, new: Statement) -> list[str]:
     return sorted(name for name in new_data if old_data.get(name) != new_data.get(name))
 
 
-def iter_statements(registry: Registry) -> Iterator[tuple[Family, int, Statement]]:
-    for family in registry.families:
-        for index, statement in enumerate(family.support):
-            yield family, index, statement
-
-
-def newest_first(versions: Iterable[str]) -> list[str]:
-    return sorted(versions, key=version_key, reverse=True)
+def constraint_value(value: object) -> str:
+    """A constraint's value as text: true/false, a list joined with commas, else as written."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(constraint_value(item) for item in value)
+    return str(value)

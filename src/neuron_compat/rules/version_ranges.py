@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..registry import Registry
+from ..schema import Statement
 from ..versions import version_key
 from .base import Finding, Rule, family_key
 
@@ -18,7 +19,7 @@ def _bounds(since: str | None, until: str | None) -> tuple[tuple[int, ...], tupl
 def check(registry: Registry) -> Iterator[Finding]:
     for family in registry.families:
         key = family_key(family.id)
-        seen: list[tuple[int, object]] = []
+        seen: list[tuple[int, Statement]] = []
         for index, statement in enumerate(family.support):
             start, end = _bounds(statement.since, statement.until)
             if statement.until is not None and start >= end:
@@ -27,12 +28,12 @@ def check(registry: Registry) -> Iterator[Finding]:
                               "until is the first release where the statement no longer holds")
                 continue
             for other_index, other in seen:
-                if (other.stack, other.workload) != (statement.stack, statement.workload):  # type: ignore[attr-defined]
+                if (other.stack, other.workload) != (statement.stack, statement.workload):
                     continue
-                shared = sorted(set(other.hardware) & set(statement.hardware))  # type: ignore[attr-defined]
+                shared = sorted(set(other.hardware) & set(statement.hardware))
                 if not shared:
                     continue
-                o_start, o_end = _bounds(other.since, other.until)  # type: ignore[attr-defined]
+                o_start, o_end = _bounds(other.since, other.until)
                 if start < o_end and o_start < end:
                     yield Finding(
                         key, ("support", index, "since"),

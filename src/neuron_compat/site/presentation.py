@@ -28,20 +28,19 @@ class StatusStyle:
     label: str
     css: str
     badge_color: str
-    rank: int  # lower is better when choosing what to recommend
     description: str
 
 
 STATUS_STYLES: dict[str, StatusStyle] = {
-    "supported": StatusStyle("Supported", "supported", "brightgreen", 0, Status.descriptions()["supported"]),
+    "supported": StatusStyle("Supported", "supported", "brightgreen", Status.descriptions()["supported"]),
     "supported-with-requirements": StatusStyle(
-        "Supported, with settings", "requirements", "green", 1,
+        "Supported, with settings", "requirements", "green",
         "Supported, but a flag, environment variable or setting must be set (see the constraints).",
     ),
-    "partial": StatusStyle("Partial", "partial", "yellow", 2, Status.descriptions()["partial"]),
-    "unsupported": StatusStyle("Unsupported", "unsupported", "red", 4, Status.descriptions()["unsupported"]),
-    "unknown": StatusStyle("Unknown", "unknown", "lightgrey", 3, Status.descriptions()["unknown"]),
-    NO_STATEMENT: StatusStyle("No statement", "none", "inactive", 5, "The registry has no statement for this release yet."),
+    "partial": StatusStyle("Partial", "partial", "yellow", Status.descriptions()["partial"]),
+    "unsupported": StatusStyle("Unsupported", "unsupported", "red", Status.descriptions()["unsupported"]),
+    "unknown": StatusStyle("Unknown", "unknown", "lightgrey", Status.descriptions()["unknown"]),
+    NO_STATEMENT: StatusStyle("No statement", "none", "inactive", "The registry has no statement for this release yet."),
 }
 
 STATUS_ORDER = list(STATUS_STYLES)

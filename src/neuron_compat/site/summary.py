@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from ..registry import Registry
 from ..schema import Family, Statement
 from ..versions import version_key
-from ..views import display_status, has_requirements
+from ..views import constraint_value, display_status, has_requirements
 from ..vocabulary import ConstraintKind, StackStatus
 from .presentation import STACK_STATUS_RANK, STATUS_ORDER
 from .support import WORKLOAD_ORDER, Held, ReleaseView, current_release
-from .templating import constraint_value
 
 STALE_AFTER_DAYS = 365
 

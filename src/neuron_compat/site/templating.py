@@ -9,7 +9,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..schema import Parallelism, Statement
-from ..views import display_status
+from ..views import constraint_value, display_status
 from .presentation import describe, humanize, status_style
 from .safe_markdown import block_markdown, inline_markdown
 
@@ -45,14 +45,6 @@ def parallelism_text(parallelism: Parallelism) -> str:
         if value is not None:
             parts.append(f"{label}: {'yes' if value else 'no'}")
     return "; ".join(parts) or "not stated"
-
-
-def constraint_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 def preformatted(text: str) -> Markup:
