@@ -152,10 +152,10 @@ def _load_registry(root: Path | str) -> LoadResult:
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if snapshot.is_file():
-        loaded, value = _load_one(snapshot, TransformersSnapshot, problems)
+        loaded, transformers = _load_one(snapshot, TransformersSnapshot, problems)
         if loaded:
             registry.files["upstream:transformers"] = loaded
-        registry.transformers = value
+        registry.transformers = transformers
 
     families_dir = root / FAMILIES_DIR
     paths = sorted(families_dir.glob("*")) if families_dir.is_dir() else []

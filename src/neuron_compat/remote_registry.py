@@ -135,7 +135,7 @@ class _Cache:
 
 
 class _SameSchemeRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         check_url(newurl)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 

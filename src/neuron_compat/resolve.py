@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .model_config import ModelConfigFacts
 from .versions import version_key
@@ -321,7 +321,9 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         raise ResolveError(f"unknown workload '{workload}'; use inference or training")
     workloads = [workload] if workload else list(WORKLOADS)
 
-    family, match, caveats, nearest = _find_family(facts, registry.families)
+    # compiled views are read exactly as the models are, by attribute (compiled.py)
+    stacks = cast("list[Stack]", registry.stacks)
+    family, match, caveats, nearest = _find_family(facts, cast("list[Family]", registry.families))
     if facts.remote_code:
         caveats.append(Caveat(kind="remote-code", limits=False,
                               message="config.json has auto_map: the checkpoint ships its own modeling code "
@@ -331,7 +333,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
     no_statement: list[str] = []
     if family is not None:
         family_caveats = [c for c in caveats if c.limits]
-        for candidate in registry.stacks:
+        for candidate in stacks:
             if stack is not None and candidate.id != stack:
                 continue
             for wanted in workloads:
@@ -343,7 +345,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                 elif statements or (stack is not None and wanted in candidate.workloads):
                     answers.append(_absent_answer(candidate, wanted, statements, release, family))
         no_statement = [
-            s.id for s in registry.stacks
+            s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)
             and not any(st.stack == s.id and st.workload in workloads for st in family.support)
         ]

@@ -6,7 +6,7 @@ import difflib
 import re
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -85,7 +85,7 @@ def _quote_hint(value: Any) -> str:
     return "quote it"
 
 
-def translate_error(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str, bool]:
+def translate_error(error: Mapping[str, Any], model: type[BaseModel]) -> tuple[str, str, bool]:
     """(message, hint, at_key) for one pydantic error dict."""
     kind = error["type"]
     loc = error["loc"]

@@ -31,7 +31,7 @@ class _GuardError(yaml.MarkedYAMLError):
     pass
 
 
-class _FastLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _FastLoader(_BaseLoader):
     """Safe loader that refuses duplicate keys."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -96,7 +96,7 @@ def _raise_on_duplicate_key(node: yaml.MappingNode) -> None:
 
 
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
-_COMPACT_BLOCK_NESTING = re.compile(r"(?:[-?][ \t]+){%d}" % MAX_NESTING)
+_COMPACT_BLOCK_NESTING = re.compile(r"(?:[-?][ \t]+){%d}" % MAX_NESTING)  # noqa: UP031 (% keeps the braces of the regex readable)
 
 
 def _too_deep(text: str) -> int | None:

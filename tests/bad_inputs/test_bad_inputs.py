@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from corpus import Case, load_cases
 
 CASES = load_cases()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -28,15 +27,12 @@ def billion_laughs(levels: int = 9) -> str:
 def test_alias_bomb_fails_fast_and_small(tmp_path: Path) -> None:
     path = write(tmp_path, billion_laughs())
     tracemalloc.start()
-    started = time.perf_counter()
     loaded, problem = load_yaml_file(path, display="bomb.yaml")
-    elapsed = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert loaded is None and problem is not None
     assert problem.format() == f"bomb.yaml:2:4: YAML: more than {MAX_ALIAS_USES} YAML aliases (*name); write the values out"
-    assert elapsed < 0.2
-    assert peak < 5 * 1024 * 1024
+    assert peak < 5 * 1024 * 1024  # 9**9 'lol's were never built (the time it takes is scripts/benchmark.py's)
 
 
 def test_aliases_up_to_the_limit_load(tmp_path: Path) -> None:
@@ -48,9 +44,11 @@ def test_aliases_up_to_the_limit_load(tmp_path: Path) -> None:
 
 def test_oversized_file_is_refused_without_reading_it(tmp_path: Path) -> None:
     path = write(tmp_path, b"# " + b"x" * (20 * 1024 * 1024))
-    started = time.perf_counter()
+    tracemalloc.start()
     loaded, problem = load_yaml_file(path, display="big.yaml")
-    assert time.perf_counter() - started < 0.05
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 1024 * 1024  # the 20 MiB were never read
     assert problem is not None and problem.message == "file is 20.0 MiB; a registry file may be at most 1024 KiB"
     assert problem.line == 0
 

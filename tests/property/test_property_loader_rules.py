@@ -17,7 +17,8 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from neuron_compat.export import dumps, registry_to_json
 from neuron_compat.json_schema import schema_for

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
+from typing import TypeGuard
 
 from ..registry import Registry
 from .base import Finding, Rule, family_key
@@ -30,16 +31,16 @@ def check(registry: Registry) -> Iterator[Finding]:
     releases_broken = "releases" in registry.broken
     stacks_broken = "stacks" in registry.broken
 
-    def missing_release(value: str | None) -> bool:
+    def missing_release(value: str | None) -> TypeGuard[str]:
         return not releases_broken and value is not None and value not in releases
 
-    for index, stack in enumerate(registry.stacks):
+    for index, listed in enumerate(registry.stacks):
         for name in ("since", "end_of_support"):
-            value = getattr(stack, name)
+            value = getattr(listed, name)
             if missing_release(value):
                 yield Finding("stacks", ("stacks", index, name), f"release '{value}' is not in releases.yaml",
                               _release_hint(value, ordered))
-        for v_index, version in enumerate(stack.versions):
+        for v_index, version in enumerate(listed.versions):
             if missing_release(version.neuron):
                 yield Finding("stacks", ("stacks", index, "versions", v_index, "neuron"),
                               f"release '{version.neuron}' is not in releases.yaml", _release_hint(version.neuron, ordered))

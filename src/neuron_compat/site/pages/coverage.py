@@ -108,7 +108,7 @@ def references(registry: Registry, hub_snapshots: list[HubSnapshot]) -> list[Ref
     found = []
     snapshot = registry.transformers
     if snapshot is not None and snapshot.causal_lm:
-        items = [(t, t) for t in sorted(snapshot.causal_lm)]
+        items: list[tuple[str, str | None]] = [(t, t) for t in sorted(snapshot.causal_lm)]
         found.append(Reference(
             "transformers-causal-lm", "transformers text-generation model types",
             f"The model types with a causal-LM class in transformers {snapshot.transformers_version} "

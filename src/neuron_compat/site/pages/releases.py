@@ -51,7 +51,7 @@ def fold(registry: Registry, changes: list[Change], from_url: str) -> dict[str, 
 
 def release_notes(registry: Registry, version: str, from_url: str) -> list[dict[str, object]]:
     """Statement notes tied to this release, so its page says what changed in words too."""
-    found = []
+    found: list[dict[str, object]] = []
     for family in registry.families:
         for statement in family.support:
             for note in statement.notes:
