@@ -101,19 +101,31 @@ Date = Annotated[dt.date, BeforeValidator(_refuse_number_as_date)]
 # strict: YAML reads `yes` as True, which a lax int would take as the degree 1
 Degree = Annotated[int, Field(ge=1, le=1024, strict=True)]
 Text = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=2000)]
-PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text), Field(min_length=1, max_length=200)]
-Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown), Field(min_length=1, max_length=2000)]
-Slug = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_slug), Field(max_length=64, json_schema_extra={"pattern": SLUG_PATTERN})]
+# TYPE_LABEL in json_schema_extra: how the schema reference (site/pages/contributing.py) names the type.
+TYPE_LABEL = "x-type-label"
+PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text),
+                      Field(min_length=1, max_length=200, json_schema_extra={TYPE_LABEL: "text (one line)"})]
+Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown),
+                     Field(min_length=1, max_length=2000,
+                           json_schema_extra={TYPE_LABEL: "Markdown (code, *emphasis*, https links)"})]
+Slug = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_slug),
+                 Field(max_length=64, json_schema_extra={"pattern": SLUG_PATTERN, TYPE_LABEL: "slug (a-z, 0-9, - or _)"})]
 NeuronVersion = Annotated[
     str,
     BeforeValidator(_require_text),
     AfterValidator(_check_neuron_version),
-    Field(json_schema_extra={"pattern": NEURON_VERSION_PATTERN}, description="A Neuron SDK release listed in releases.yaml, quoted: '2.21.0'."),
+    Field(json_schema_extra={"pattern": NEURON_VERSION_PATTERN, TYPE_LABEL: "Neuron release (quoted, e.g. '2.21.0')"},
+          description="A Neuron SDK release listed in releases.yaml, quoted: '2.21.0'."),
 ]
-StackVersionText = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=40, pattern=r"^[0-9][0-9A-Za-z.+-]*$")]
-HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https), Field(max_length=500, json_schema_extra={"pattern": "^https://"})]
-RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id), Field(max_length=120)]
-Identifier = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$")]
+StackVersionText = Annotated[str, BeforeValidator(_require_text),
+                             Field(min_length=1, max_length=40, pattern=r"^[0-9][0-9A-Za-z.+-]*$",
+                                   json_schema_extra={TYPE_LABEL: "version text (e.g. '0.4.5')"})]
+HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https),
+                     Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"})]
+RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id),
+                   Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"})]
+Identifier = Annotated[str, BeforeValidator(_require_text),
+                       Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$", json_schema_extra={TYPE_LABEL: "identifier"})]
 
 
 class Model(BaseModel):
@@ -139,7 +151,7 @@ class Release(Model):
 
 
 class ReleasesFile(Model):
-    releases: list[Release] = Field(min_length=1)
+    releases: list[Release] = Field(min_length=1, description="Every Neuron SDK release the registry knows, oldest first.")
 
 
 # --- stacks.yaml --------------------------------------------------------------------------------
@@ -148,25 +160,25 @@ class ReleasesFile(Model):
 class StackVersion(Model):
     """A release of a stack with its own version line (e.g. optimum-neuron 0.4.5)."""
 
-    version: StackVersionText
+    version: StackVersionText = Field(description="The stack's own version, e.g. '0.4.5'.")
     neuron: NeuronVersion = Field(description="The Neuron SDK release this version targets.")
-    date: Date | None = None
+    date: Date | None = Field(default=None, description="Release date of that version.")
 
 
 class Stack(Model):
     """A software stack that runs models on Neuron devices."""
 
-    id: Slug
-    name: PlainText
-    description: Markdown
-    docs_url: HttpsUrl
-    repo_url: HttpsUrl | None = None
-    hardware: list[Hardware] = Field(min_length=1)
-    workloads: list[Workload] = Field(min_length=1)
-    status: StackStatus
+    id: Slug = Field(description="Short id used in family files, e.g. 'nxd-inference'.")
+    name: PlainText = Field(description="Display name.")
+    description: Markdown = Field(description="What the stack is, in Markdown.")
+    docs_url: HttpsUrl = Field(description="Its documentation.")
+    repo_url: HttpsUrl | None = Field(default=None, description="Its source repository.")
+    hardware: list[Hardware] = Field(min_length=1, description="Hardware it runs on.")
+    workloads: list[Workload] = Field(min_length=1, description="Workloads it serves.")
+    status: StackStatus = Field(description="Its lifecycle.")
     since: NeuronVersion | None = Field(default=None, description="First catalogued Neuron release that ships it.")
     end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
-    status_source: HttpsUrl | None = None
+    status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
     versions: list[StackVersion] = Field(default_factory=list, description="The stack's own version line, oldest first.")
     separate_releases: bool = Field(
         default=False,
@@ -176,7 +188,7 @@ class Stack(Model):
 
 
 class StacksFile(Model):
-    stacks: list[Stack] = Field(min_length=1)
+    stacks: list[Stack] = Field(min_length=1, description="Every stack the registry knows, in the order the site shows them.")
 
 
 # --- families/<id>.yaml -------------------------------------------------------------------------
@@ -185,9 +197,9 @@ class StacksFile(Model):
 class Source(Model):
     """Where a claim comes from, and when someone last checked it there."""
 
-    url: HttpsUrl
-    title: PlainText | None = None
-    kind: SourceKind
+    url: HttpsUrl = Field(description="The page, file at a tag, or run log that says so.")
+    title: PlainText | None = Field(default=None, description="A readable title for the link.")
+    kind: SourceKind = Field(description="What kind of evidence the source is.")
     verified: Date = Field(description="When this source was last read (or the run last repeated) and still said so.")
     by: PlainText | None = Field(default=None, description="Who verified it (GitHub handle), for runs and reports.")
     release: NeuronVersion | None = Field(default=None, description="For runs: the Neuron release used.")
@@ -197,10 +209,10 @@ class Source(Model):
 class Constraint(Model):
     """A requirement that holds for the statement: structured, never hidden in prose."""
 
-    kind: ConstraintKind
+    kind: ConstraintKind = Field(description="What sort of requirement this is.")
     name: Identifier | None = Field(default=None, description="Flag, variable or setting name (flag/env/setting).")
-    value: bool | int | list[int] | PlainText | None = None
-    note: Markdown | None = None
+    value: bool | int | list[int] | PlainText | None = Field(default=None, description="The value the requirement needs (integer, list, text or true/false).")
+    note: Markdown | None = Field(default=None, description="Markdown explanation.")
 
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Constraint:
@@ -219,38 +231,38 @@ class Parallelism(Model):
     """Parallelism the source used or requires."""
 
     tensor: list[Degree] = Field(default_factory=list, description="Tensor-parallel degrees.")
-    pipeline: list[Degree] = Field(default_factory=list)
-    expert: list[Degree] = Field(default_factory=list)
-    context: list[Degree] = Field(default_factory=list)
-    data: bool | None = None
-    fsdp: bool | None = None
-    sequence: bool | None = None
+    pipeline: list[Degree] = Field(default_factory=list, description="Pipeline-parallel degrees.")
+    expert: list[Degree] = Field(default_factory=list, description="Expert-parallel degrees.")
+    context: list[Degree] = Field(default_factory=list, description="Context-parallel degrees.")
+    data: bool | None = Field(default=None, description="Data parallelism used or required.")
+    fsdp: bool | None = Field(default=None, description="Fully sharded data parallel used or required.")
+    sequence: bool | None = Field(default=None, description="Sequence parallelism used or required.")
 
 
 class Note(Model):
     """A short Markdown remark, optionally tied to the Neuron release where behaviour changed."""
 
-    release: NeuronVersion | None = None
-    text: Markdown
+    release: NeuronVersion | None = Field(default=None, description="The Neuron release the remark is about.")
+    text: Markdown = Field(description="The remark, in Markdown.")
 
 
 class Statement(Model):
     """What one stack does for this family, for one workload, on some hardware, over a release range."""
 
     stack: Slug = Field(description="A stack id from stacks.yaml.")
-    workload: Workload
-    hardware: list[Hardware] = Field(min_length=1)
-    status: Status
+    workload: Workload = Field(description="inference or training.")
+    hardware: list[Hardware] = Field(min_length=1, description="Neuron hardware generations the statement covers.")
+    status: Status = Field(description="What holds over the release range.")
     since: NeuronVersion | None = Field(default=None, description="First Neuron release where this holds; required unless unknown.")
     until: NeuronVersion | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
     stack_since: StackVersionText | None = Field(default=None, description="First version of the stack's own line (e.g. optimum-neuron).")
     stack_until: StackVersionText | None = Field(default=None, description="First version of the stack's own line without it.")
-    attention: list[Attention] = Field(default_factory=list)
-    dtypes: list[Dtype] = Field(default_factory=list)
-    quantization: list[Quantization] = Field(default_factory=list)
-    parallelism: Parallelism | None = None
-    constraints: list[Constraint] = Field(default_factory=list)
-    notes: list[Note] = Field(default_factory=list)
+    attention: list[Attention] = Field(default_factory=list, description="Attention implementations that work, per the source.")
+    dtypes: list[Dtype] = Field(default_factory=list, description="Data types that work, per the source.")
+    quantization: list[Quantization] = Field(default_factory=list, description="Quantization schemes that work, per the source.")
+    parallelism: Parallelism | None = Field(default=None, description="Parallelism the source used or requires.")
+    constraints: list[Constraint] = Field(default_factory=list, description="Requirements that hold: static shapes, flags, settings, limits.")
+    notes: list[Note] = Field(default_factory=list, description="Short Markdown remarks, optionally tied to the release where behaviour changed.")
     sources: list[Source] = Field(min_length=1, description="At least one https source for the claim.")
 
     @property
@@ -267,18 +279,18 @@ class Family(Model):
     """A model family: the model_types that share modeling code, and what each stack does for them."""
 
     id: Slug = Field(description="Must equal the file name without .yaml.")
-    name: PlainText
-    vendor: PlainText | None = None
-    description: Markdown | None = None
+    name: PlainText = Field(description="Display name of the family, e.g. 'Llama'.")
+    vendor: PlainText | None = Field(default=None, description="Who publishes the models, e.g. 'Meta'.")
+    description: Markdown | None = Field(default=None, description="A short paragraph: what the family is and what to know on Neuron.")
     model_types: list[Identifier] = Field(default_factory=list, description="transformers config model_type values.")
     architectures: list[Identifier] = Field(default_factory=list, description="Config class names, e.g. LlamaForCausalLM.")
     pipelines: list[Identifier] = Field(default_factory=list, description="diffusers pipeline class names (model_index.json _class_name).")
-    tasks: list[Task] = Field(default_factory=list)
+    tasks: list[Task] = Field(default_factory=list, description="Hub pipeline tasks the family serves.")
     aliases: list[PlainText] = Field(default_factory=list, description="Other names people search for, e.g. 'Llama 3.1'.")
     examples: list[RepoId] = Field(default_factory=list, description="Example Hub checkpoints of this family.")
     remote_code: bool = Field(default=False, description="True when the checkpoints need trust_remote_code (model_type not in transformers).")
     previous_ids: list[Slug] = Field(default_factory=list, description="Earlier ids of this family; the site redirects them here.")
-    support: list[Statement] = Field(default_factory=list)
+    support: list[Statement] = Field(default_factory=list, description="Support statements: one per stack x workload, per hardware set and release range.")
 
     @model_validator(mode="after")
     def _identifies_something(self) -> Family:
@@ -295,12 +307,12 @@ class TransformersSnapshot(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    source: HttpsUrl
-    transformers_version: str
-    taken: dt.date
-    model_types: dict[str, str]
-    causal_lm: list[str] = Field(default_factory=list)
-    architectures: dict[str, list[str]] = Field(default_factory=dict)
+    source: HttpsUrl = Field(description="Where the model types were read (the transformers source at that version).")
+    transformers_version: str = Field(description="The transformers version the snapshot was taken from.")
+    taken: dt.date = Field(description="When the snapshot was taken (YYYY-MM-DD).")
+    model_types: dict[str, str] = Field(description="Every model_type of that transformers version, with its config class.")
+    causal_lm: list[str] = Field(default_factory=list, description="The model types that have a causal-LM (text-generation) class.")
+    architectures: dict[str, list[str]] = Field(default_factory=dict, description="Model classes per model_type, as the auto mappings list them.")
 
 
 # --- registry.yaml ------------------------------------------------------------------------------

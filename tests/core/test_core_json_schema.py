@@ -78,3 +78,31 @@ def test_committed_schemas_equal_generated(kind: str, tmp_path: Path) -> None:
     committed = ROOT / "registry" / "schemas" / f"{kind}.schema.json"
     assert committed.read_text(encoding="utf-8") == (tmp_path / f"{kind}.schema.json").read_text(encoding="utf-8"), (
         f"{committed.relative_to(ROOT)} is out of date: run `neuron-compat schema --out registry/schemas`")
+
+
+def _contract_models() -> list[type]:
+    from pydantic import BaseModel
+
+    from neuron_compat import schema
+
+    return [value for value in vars(schema).values()
+            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == schema.__name__]
+
+
+def test_every_field_of_every_model_has_a_description() -> None:
+    # the description lives in the contract (Field(description=...)): editors show it from the JSON Schema and
+    # the contributing page's schema reference prints it; none is written anywhere else
+    missing = [f"{model.__name__}.{name}" for model in _contract_models()
+               for name, info in model.model_fields.items() if not (info.description or "").strip()]
+    assert missing == []
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_property_in_the_json_schema_has_a_description(kind: str) -> None:
+    schema = cli_schema(kind)
+    objects = [schema, *schema.get("$defs", {}).values()]
+    missing = [f"{obj.get('title')}.{name}" for obj in objects for name, prop in obj.get("properties", {}).items()
+               if not prop.get("description")]
+    assert missing == []
+    if kind == "family":
+        assert schema["$defs"]["Statement"]["properties"]["dtypes"]["description"] == "Data types that work, per the source."

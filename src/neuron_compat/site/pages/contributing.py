@@ -16,7 +16,18 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from ...schema import Constraint, Family, Note, Parallelism, Release, Source, Stack, StackVersion, Statement
+from ...schema import (
+    TYPE_LABEL,
+    Constraint,
+    Family,
+    Note,
+    Parallelism,
+    Release,
+    Source,
+    Stack,
+    StackVersion,
+    Statement,
+)
 from ...vocabulary import DescribedEnum
 from .common import block, heading
 
@@ -31,15 +42,6 @@ MODELS: list[tuple[str, type[BaseModel], str]] = [
     ("stack", Stack, "One entry of `stacks` in `registry/stacks.yaml`."),
     ("stack-version", StackVersion, "One entry of a stack's `versions` list."),
 ]
-
-_VALIDATOR_LABELS = {
-    "_check_neuron_version": "Neuron release (quoted, e.g. '2.21.0')",
-    "_check_slug": "slug (a-z, 0-9, - or _)",
-    "_check_https": "https URL",
-    "_check_markdown": "Markdown (code, *emphasis*, https links)",
-    "_check_plain_text": "text (one line)",
-    "_check_repo_id": "Hub repo id (owner/name)",
-}
 
 EXAMPLE_FAMILY = """\
 # yaml-language-server: $schema=../schemas/family.schema.json
@@ -81,50 +83,6 @@ support:
 """
 
 
-# Descriptions for fields whose model gives none (the model's own description wins when it has one).
-FALLBACK_DESCRIPTIONS = {
-    ("Family", "name"): "Display name of the family, e.g. 'Llama'.",
-    ("Family", "vendor"): "Who publishes the models, e.g. 'Meta'.",
-    ("Family", "description"): "A short paragraph: what the family is and what to know on Neuron.",
-    ("Family", "tasks"): "Hub pipeline tasks the family serves.",
-    ("Statement", "workload"): "inference or training.",
-    ("Statement", "hardware"): "Neuron hardware generations the statement covers.",
-    ("Statement", "status"): "What holds over the release range.",
-    ("Statement", "attention"): "Attention implementations that work, per the source.",
-    ("Statement", "dtypes"): "Data types that work, per the source.",
-    ("Statement", "quantization"): "Quantization schemes that work, per the source.",
-    ("Statement", "parallelism"): "Parallelism the source used or requires.",
-    ("Statement", "constraints"): "Requirements that hold: static shapes, flags, settings, limits.",
-    ("Statement", "notes"): "Short Markdown remarks, optionally tied to the release where behaviour changed.",
-    ("Source", "url"): "The page, file at a tag, or run log that says so.",
-    ("Source", "title"): "A readable title for the link.",
-    ("Source", "kind"): "What kind of evidence the source is.",
-    ("Constraint", "kind"): "What sort of requirement this is.",
-    ("Constraint", "value"): "The value the requirement needs (integer, list, text or true/false).",
-    ("Constraint", "note"): "Markdown explanation.",
-    ("Note", "release"): "The Neuron release the remark is about.",
-    ("Note", "text"): "The remark, in Markdown.",
-    ("Stack", "id"): "Short id used in family files, e.g. 'nxd-inference'.",
-    ("Stack", "name"): "Display name.",
-    ("Stack", "description"): "What the stack is, in Markdown.",
-    ("Stack", "docs_url"): "Its documentation.",
-    ("Stack", "repo_url"): "Its source repository.",
-    ("Stack", "hardware"): "Hardware it runs on.",
-    ("Stack", "workloads"): "Workloads it serves.",
-    ("Stack", "status"): "Its lifecycle.",
-    ("Stack", "status_source"): "Where the lifecycle is stated.",
-    ("StackVersion", "version"): "The stack's own version, e.g. '0.4.5'.",
-    ("StackVersion", "date"): "Release date of that version.",
-    ("Family", "support"): "Support statements: one per stack x workload, per hardware set and release range.",
-    ("Parallelism", "pipeline"): "Pipeline-parallel degrees.",
-    ("Parallelism", "expert"): "Expert-parallel degrees.",
-    ("Parallelism", "context"): "Context-parallel degrees.",
-    ("Parallelism", "data"): "Data parallelism used or required.",
-    ("Parallelism", "fsdp"): "Fully sharded data parallel used or required.",
-    ("Parallelism", "sequence"): "Sequence parallelism used or required.",
-}
-
-
 @dataclass(frozen=True)
 class FieldDoc:
     name: str
@@ -145,18 +103,11 @@ def _flatten(metadata: list[object]) -> list[object]:
 
 
 def _label_for_metadata(metadata: list[object]) -> str | None:
-    metadata = _flatten(metadata)
-    for item in metadata:
-        func = getattr(item, "func", None)
-        name = getattr(func, "__name__", "")
-        if name in _VALIDATOR_LABELS:
-            return _VALIDATOR_LABELS[name]
-    for item in metadata:
-        pattern = getattr(item, "pattern", None)
-        if pattern == r"^[0-9][0-9A-Za-z.+-]*$":
-            return "version text (e.g. '0.4.5')"
-        if pattern == r"^[A-Za-z0-9_.-]+$":
-            return "identifier"
+    """The label a constrained type of the contract carries (schema.TYPE_LABEL in its json_schema_extra)."""
+    for item in _flatten(metadata):
+        extra = getattr(item, "json_schema_extra", None)
+        if isinstance(extra, dict) and TYPE_LABEL in extra:
+            return str(extra[TYPE_LABEL])
     return None
 
 
@@ -201,7 +152,7 @@ def type_label(annotation: object, metadata: list[object] | None = None) -> tupl
 def field_docs(model: type[BaseModel]) -> list[FieldDoc]:
     docs = []
     for name, info in model.model_fields.items():
-        label, vocab = type_label(info.annotation, info.metadata)
+        label, vocab = type_label(info.annotation, [info])
         required = info.is_required()
         default = ""
         if not required:
@@ -209,8 +160,7 @@ def field_docs(model: type[BaseModel]) -> list[FieldDoc]:
                 default = "empty"
             elif info.default is not PydanticUndefined and info.default is not None:
                 default = str(info.default).lower() if isinstance(info.default, bool) else str(info.default)
-        description = info.description or FALLBACK_DESCRIPTIONS.get((model.__name__, name), "")
-        docs.append(FieldDoc(name, label, required, default, description, vocab))
+        docs.append(FieldDoc(name, label, required, default, info.description or "", vocab))
     return docs
 
 
