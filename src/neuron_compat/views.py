@@ -63,6 +63,10 @@ def has_requirements(statement: Statement) -> bool:
     return any(ConstraintKind(c.kind) in REQUIREMENT_KINDS for c in statement.constraints)
 
 
+CLAIM_STATUSES = frozenset({"supported", "supported-with-requirements", "partial"})
+"""Drawn statuses (display_status) that claim the model runs: what coverage, counts and advice count."""
+
+
 def display_status(statement: Statement) -> str:
     """The status as drawn: 'supported' becomes 'supported-with-requirements' when flags must be set."""
     if statement.status == Status.SUPPORTED and has_requirements(statement):

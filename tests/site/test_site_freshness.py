@@ -171,3 +171,13 @@ def test_browser_footer_badge_and_only_stale_filter(site_page, serve, stale_site
     page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.20.0'")
     assert page.locator("tr.nc-row:visible").count() == 0  # the stale claim holds since 2.21.0
     assert errors == []
+
+
+def test_stack_advice_warns_of_exactly_the_claims_marked_stale(stale, fresh) -> None:
+    # One policy (freshness.py) for the 'may be stale' marks and the "Which stack to pick" caution: the stale
+    # claim (verified 2024-06-01, under a year before the newest release but before the cutoff) gets both.
+    page = render_site(stale).files["families/qwen3.md"]
+    summary = page[page.index('{ #summary }'):page.index('{ #identifiers }')]
+    assert "Sources for NxD Inference were last verified before 2024-09-16 (Neuron 2.20.0" in summary
+    fresh_page = render_site(fresh).files["families/qwen3.md"]
+    assert "were last verified before" not in fresh_page[fresh_page.index('{ #summary }'):]

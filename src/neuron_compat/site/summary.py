@@ -6,18 +6,16 @@ by status and by the stack's own lifecycle (active before beta before maintenanc
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 
 from ..registry import Registry
 from ..schema import Family, Statement
 from ..versions import version_key
-from ..views import constraint_value, display_status, has_requirements
+from ..views import CLAIM_STATUSES, REQUIREMENT_KINDS, constraint_value, display_status, has_requirements
 from ..vocabulary import ConstraintKind, StackStatus
+from .freshness import Freshness
 from .presentation import STACK_STATUS_RANK, STATUS_ORDER
 from .support import WORKLOAD_ORDER, Held, ReleaseView, current_release
-
-STALE_AFTER_DAYS = 365
 
 
 @dataclass(frozen=True)
@@ -80,7 +78,7 @@ def _merge(picks: list[Pick]) -> list[Pick]:
     return list(merged.values())
 
 
-def _cautions(registry: Registry, family: Family, held: list[Held], release: str) -> list[str]:
+def _cautions(registry: Registry, family: Family, held: list[Held], freshness: Freshness) -> list[str]:
     cautions: list[str] = []
     if family.remote_code:
         cautions.append("The checkpoints need `trust_remote_code=True`: the model type is not part of transformers.")
@@ -90,7 +88,7 @@ def _cautions(registry: Registry, family: Family, held: list[Held], release: str
         if item.reason:
             cautions.append(f"{stack.name}: {item.reason}, so its claims count as unknown here.")
             continue
-        if item.status not in ("supported", "supported-with-requirements", "partial"):
+        if item.status not in CLAIM_STATUSES:
             continue
         where = f"{stack.name} ({statement.workload})"
         if str(stack.status) in (StackStatus.MAINTENANCE, StackStatus.DEPRECATED, StackStatus.END_OF_SUPPORT):
@@ -99,7 +97,7 @@ def _cautions(registry: Registry, family: Family, held: list[Held], release: str
             settings = ", ".join(
                 f"`{c.name}={constraint_value(c.value)}`" if c.value is not None else f"`{c.name}`"
                 for c in statement.constraints
-                if ConstraintKind(c.kind) in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING)
+                if ConstraintKind(c.kind) in REQUIREMENT_KINDS
             )
             cautions.append(f"{where}: must set {settings}.")
         kinds = {ConstraintKind(c.kind) for c in statement.constraints}
@@ -108,15 +106,12 @@ def _cautions(registry: Registry, family: Family, held: list[Held], release: str
         if item.status == "partial":
             note = next((n.text for n in statement.notes), None)
             cautions.append(f"{where} is partial" + (f": {note}" if note else "."))
-    release_date = registry.release_by_version[release].date
-    stale = [
-        h.statement for h in held
-        if (release_date - h.statement.last_verified) > dt.timedelta(days=STALE_AFTER_DAYS)
-    ]
+    # the same policy as the 'may be stale' marks (freshness.py), never a second one
+    stale = [h.statement for h in held if freshness.is_stale(h.statement)]
     if stale:
         names = sorted({registry.stack_by_id[s.stack].name for s in stale})
         cautions.append(
-            f"Sources for {', '.join(names)} were last verified more than a year before Neuron {release}: "
+            f"Sources for {', '.join(names)} were last verified before {freshness.cutoff_text}: "
             "re-check them, or report a result."
         )
     unique: dict[str, None] = {}
@@ -125,7 +120,8 @@ def _cautions(registry: Registry, family: Family, held: list[Held], release: str
     return list(unique)
 
 
-def family_advice(registry: Registry, family: Family, view: ReleaseView | None = None) -> FamilyAdvice:
+def family_advice(registry: Registry, family: Family, view: ReleaseView | None = None,
+                  freshness: Freshness | None = None) -> FamilyAdvice:
     release = registry.newest_release
     if release is None:
         return FamilyAdvice(None, [], [])
@@ -164,4 +160,4 @@ def family_advice(registry: Registry, family: Family, view: ReleaseView | None =
             advice.ended.append((registry.stack_by_id[statement.stack].name, statement.until or "", statement.anchor))
         if advice.picks or advice.partial or advice.ended or advice.trailing or here:
             workloads.append(advice)
-    return FamilyAdvice(release, workloads, _cautions(registry, family, current, release))
+    return FamilyAdvice(release, workloads, _cautions(registry, family, current, freshness or Freshness.of(registry)))

@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...registry import Registry
+from ...views import CLAIM_STATUSES
 from .. import urls
 from ..support import ReleaseView, combinations, current_release
 from ..upstream import HubSnapshot
 from .common import block, front_matter, heading, page
-
-COVERED = ("supported", "supported-with-requirements", "partial")
 
 
 @dataclass
@@ -62,7 +61,7 @@ def status_by_model_type(registry: Registry, release: str | None) -> dict[tuple[
     for family in registry.families:
         for held in view.held(family):
             statement, status = held.statement, held.status
-            if status not in COVERED:
+            if status not in CLAIM_STATUSES:
                 continue
             label = "partial" if status == "partial" else "supported"
             for model_type in [*family.model_types, *family.pipelines]:

@@ -9,6 +9,7 @@ from html import escape
 
 from ...registry import Registry
 from ...schema import Family
+from ...views import CLAIM_STATUSES
 from .. import urls
 from ..freshness import Freshness
 from ..summary import family_advice
@@ -70,7 +71,7 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
         block("family_head.html.j2", family=family, links=links, freshness=freshness,
               stale_count=sum(1 for s in family.support if freshness.is_stale(s))),
         heading(2, "Which stack to pick", "summary"),
-        block("family_summary.html.j2", advice=family_advice(registry, family, view), links=links),
+        block("family_summary.html.j2", advice=family_advice(registry, family, view, freshness), links=links),
         heading(2, "Names and identifiers", "identifiers"),
         block("family_identifiers.html.j2", family=family, search_terms=search_terms(family)),
     ]
@@ -105,7 +106,7 @@ def families_index(registry: Registry) -> str:
         current = view.held(family)
         supported = sorted({
             f"{registry.stack_by_id[h.statement.stack].name} ({view.release_of[h.statement.stack]})"
-            for h in current if h.status in ("supported", "supported-with-requirements", "partial")
+            for h in current if h.status in CLAIM_STATUSES
         })
         entries.append({
             "family": family,

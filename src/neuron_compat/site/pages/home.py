@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...registry import Registry
-from ...views import release_changes
+from ...views import CLAIM_STATUSES, release_changes
 from .. import urls
 from ..freshness import Freshness
 from ..support import CurrentView
@@ -26,7 +26,7 @@ def fragment(registry: Registry) -> str:
     view = CurrentView(registry)
     supported = sum(
         1 for family in registry.families
-        if any(h.status in ("supported", "supported-with-requirements", "partial") for h in view.held(family))
+        if any(h.status in CLAIM_STATUSES for h in view.held(family))
     )
     changes = release_changes(registry, release) if release else []
     freshness = Freshness.of(registry)
