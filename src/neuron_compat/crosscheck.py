@@ -3,6 +3,7 @@
 The snapshot (registry/upstream/optimum-neuron.yaml) is extracted from the wheels on PyPI by
 scripts/snapshot_optimum_neuron.py. For every version in it, the model_types the registry claims as
 supported or partial for optimum-neuron (per workload) must be exactly the ones that version registers.
+The rule rules/optimum_neuron_registrations.py reports each difference, so `validate` and pre-commit run it.
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from .registry import Registry
 from .vocabulary import Status
+from .yaml_loading import load_yaml_file
 
 OPTIMUM_SNAPSHOT = "upstream/optimum-neuron.yaml"
 STACK = "optimum-neuron"
@@ -52,6 +52,7 @@ def registered_model_types(entry: dict) -> dict[str, set[str]]:
 
 
 def claimed_model_types(registry: Registry, version: str) -> dict[str, set[str]]:
+    """The model_types claimed supported or partial on optimum-neuron at one of its versions (in stacks.yaml)."""
     stack = registry.stack_by_id[STACK]
     order = {v.version: i for i, v in enumerate(stack.versions)}
     position = order[version]
@@ -67,14 +68,34 @@ def claimed_model_types(registry: Registry, version: str) -> dict[str, set[str]]
     return claimed
 
 
+class SnapshotError(ValueError):
+    """The snapshot cannot be read, or is not the shape scripts/snapshot_optimum_neuron.py writes."""
+
+
 def load_snapshot(root: Path) -> list[dict]:
-    return yaml.safe_load((root / OPTIMUM_SNAPSHOT).read_text(encoding="utf-8"))["versions"]
+    """The snapshot's versions, newest first (through the registry's YAML loader and its limits)."""
+    loaded, problem = load_yaml_file(root / OPTIMUM_SNAPSHOT)
+    if problem is not None or loaded is None:
+        raise SnapshotError(problem.format() if problem else f"{OPTIMUM_SNAPSHOT}: unreadable")
+    versions = loaded.data.get("versions") if isinstance(loaded.data, dict) else None
+    if not isinstance(versions, list) or not all(isinstance(e, dict) and "version" in e for e in versions):
+        raise SnapshotError(f"{OPTIMUM_SNAPSHOT}: expected 'versions:' with a list of entries that name their version")
+    for entry in versions:
+        for key in ("export", "decoder", "training"):
+            if not isinstance(entry.get(key, []), (list, dict)):
+                raise SnapshotError(f"{OPTIMUM_SNAPSHOT}: {key} of {entry['version']} must be a list or mapping")
+    return versions
 
 
-def optimum_neuron_mismatches(registry: Registry) -> list[Mismatch]:
+def optimum_neuron_mismatches(registry: Registry, snapshot: list[dict] | None = None) -> list[Mismatch]:
+    """Differences per snapshot version that stacks.yaml's optimum-neuron line also lists."""
+    stack = registry.stack_by_id.get(STACK)
+    known = {v.version for v in stack.versions} if stack else set()
     mismatches = []
-    for entry in load_snapshot(registry.root):
+    for entry in load_snapshot(registry.root) if snapshot is None else snapshot:
         version = str(entry["version"])
+        if version not in known:
+            continue
         registered = registered_model_types(entry)
         claimed = claimed_model_types(registry, version)
         for workload in ("inference", "training"):

@@ -9,6 +9,7 @@ from ..schema_errors import field_path
 from . import (
     catalogue_order,
     known_references,
+    optimum_neuron_registrations,
     stack_lifecycle,
     stack_version_line,
     statement_completeness,
@@ -27,6 +28,7 @@ RULES: tuple[Rule, ...] = (
     statement_completeness.RULE,
     stack_version_line.RULE,
     stack_lifecycle.RULE,
+    optimum_neuron_registrations.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
