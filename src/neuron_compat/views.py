@@ -96,20 +96,69 @@ class Cell:
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class Held:
+    """A statement as drawn at one release: its display status, or 'unknown' past its stack's horizon."""
+
+    statement: Statement
+    status: str
+    reason: str | None = None  # why a claim counts as unknown here (past a separately released stack's horizon)
+
+    @property
+    def claim_status(self) -> str:
+        """The registry status at the release ('unknown' past the horizon), before display_status."""
+        return str(Status.UNKNOWN) if self.reason else str(self.statement.status)
+
+
+StackStates = dict[str, tuple[bool, "str | None"]]
+"""Per stack id at one release: (shipped, why its claims are unknown there or None)."""
+
+
+def stack_states(registry: Registry, release: str) -> StackStates:
+    states: StackStates = {}
+    for stack in registry.stacks:
+        shipped = stack_shipped(stack, release)
+        states[stack.id] = (shipped, horizon_note(stack, release) if shipped and beyond_horizon(stack, release) else None)
+    return states
+
+
+def held_at(family: Family, release: str, states: StackStates, stack: str | None = None,
+            workload: str | None = None) -> list[Held]:
+    """What holds for `family` at `release`: the one definition that the release pages, the changelog, the
+    family pages, the matrix and the stacks page draw (site/support.ReleaseView caches `states` over it).
+
+    Statements of a stack not shipped at the release are left out; past the Neuron release that a
+    separately released stack's newest version targets, claims become 'unknown' (with the reason).
+    `states` is `stack_states(registry, release)`; a stack missing from it counts as shipped.
+    """
+    found = []
+    for statement in family.support:
+        if stack is not None and statement.stack != stack:
+            continue
+        if workload is not None and str(statement.workload) != workload:
+            continue
+        if not covers(statement, release):
+            continue
+        shipped, reason = states.get(statement.stack, (True, None))
+        if not shipped:
+            continue
+        if reason and str(statement.status) != Status.UNKNOWN:
+            found.append(Held(statement, str(Status.UNKNOWN), reason))
+        else:
+            found.append(Held(statement, display_status(statement)))
+    return found
+
+
 def cells_at(registry: Registry, release: str) -> dict[CellKey, Cell]:
+    """Every cell at `release`, from `held_at` (the registry status: no supported-with-requirements)."""
     cells: dict[CellKey, Cell] = {}
-    stacks = registry.stack_by_id
+    states = stack_states(registry, release)
     for family in registry.families:
-        for statement in statements_at(family, release):
-            stack = stacks.get(statement.stack)
-            if stack is not None and not stack_shipped(stack, release):
-                continue
-            status, reason = str(statement.status), None
-            if stack is not None and beyond_horizon(stack, release) and status != Status.UNKNOWN:
-                status, reason = str(Status.UNKNOWN), horizon_note(stack, release)
+        for held in held_at(family, release, states):
+            statement = held.statement
             for hardware in statement.hardware:
                 key = CellKey(family.id, statement.stack, str(statement.workload), str(hardware))
-                cells[key] = Cell(key, status, statement, reason)
+                cells[key] = Cell(key, held.claim_status, statement, held.reason)
     return cells
 
 

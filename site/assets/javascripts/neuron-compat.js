@@ -52,6 +52,27 @@
   /* ---- matrix ----------------------------------------------------------------------------- */
   /* The rows live in arrays drawn from api/matrix.json; only the first `pageSize` matching rows are
    * in the DOM, so a keystroke costs a filter over arrays plus at most one page of new rows. */
+  /* What holds at `release`, per row of api/matrix.json: the port of views.held_at (tests/site run it in node
+   * against the Python on every release). */
+  function heldAt(data, release) {
+    var position = data.releases.indexOf(release);
+    var held = data.rows.map(function () { return []; });
+    function at(version, missing) {
+      return version === null || version === undefined ? missing : data.releases.indexOf(version);
+    }
+    data.statements.forEach(function (s) {
+      if (position < at(s.since, -1) || position >= at(s.until, Infinity)) return;
+      // Nothing when the stack is not shipped at this release; "unknown" past the release that a
+      // separately released stack's newest version targets.
+      var stack = data.stacks[s.stack] || {};
+      if (position < at(stack.since, -1) || position >= at(stack.end_of_support, Infinity)) return;
+      var status = s.status;
+      if (position > at(stack.horizon, Infinity) && status !== "unknown") status = "unknown";
+      held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since, stale: !!s.stale });
+    });
+    return held;
+  }
+
   function initMatrix(root) {
     var controls = {};
     Array.prototype.forEach.call(root.querySelectorAll("[data-nc-filter]"), function (control) {
@@ -220,24 +241,9 @@
       return Object.keys(seen).sort();
     }
 
-    /* The rows at `release`, drawn as views.cells_at draws them. */
     function drawRelease(release) {
-      var position = data.releases.indexOf(release);
       var order = Object.keys(data.statuses);
-      var held = data.rows.map(function () { return []; });
-      function at(version, missing) {
-        return version === null || version === undefined ? missing : data.releases.indexOf(version);
-      }
-      data.statements.forEach(function (s) {
-        if (position < at(s.since, -1) || position >= at(s.until, Infinity)) return;
-        // Nothing when the stack is not shipped at this release; "unknown" past the release that a
-        // separately released stack's newest version targets.
-        var stack = data.stacks[s.stack] || {};
-        if (position < at(stack.since, -1) || position >= at(stack.end_of_support, Infinity)) return;
-        var status = s.status;
-        if (position > at(stack.horizon, Infinity) && status !== "unknown") status = "unknown";
-        held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since, stale: !!s.stale });
-      });
+      var held = heldAt(data, release);
       rows = data.rows.map(function (key, i) {
         var list = held[i];
         var family = data.families[key[0]] || { name: key[0], url: "families/" + key[0] + "/", text: key[0] };
@@ -301,6 +307,10 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-nc-matrix]"), initMatrix);
   }
 
+  if (typeof module === "object" && module.exports) {  // node (the parity test): the pure parts only
+    module.exports = { heldAt: heldAt };
+    return;
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

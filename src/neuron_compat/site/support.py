@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..registry import Registry
 from ..schema import Family, Stack, Statement
-from ..views import beyond_horizon, covers, display_status, horizon_note, stack_shipped
+from ..views import Held, StackStates, beyond_horizon, held_at, stack_shipped, stack_states
 from ..vocabulary import Workload
 from .presentation import NO_STATEMENT, STATUS_ORDER
 
@@ -69,52 +69,18 @@ def statement_groups(registry: Registry, family: Family) -> list[StatementGroup]
     )
 
 
-@dataclass(frozen=True)
-class Held:
-    """A statement as drawn at one release: its display status, or 'unknown' past its stack's horizon."""
-
-    statement: Statement
-    status: str
-    reason: str | None = None
-
-
 class ReleaseView:
-    """What holds at one release, drawn exactly as `views.cells_at` draws it.
-
-    Statements of a stack not shipped at the release are left out; past the Neuron release that a
-    separately released stack's newest version targets, claims become 'unknown' (with the reason).
-    """
+    """What holds at one release: `views.held_at` with the stacks' states at the release worked out once."""
 
     def __init__(self, registry: Registry, release: str | None) -> None:
         self.registry = registry
         self.release = release
-        self._stack_state: dict[str, tuple[bool, str | None]] = {}
-        if release is None:
-            return
-        for stack in registry.stacks:
-            shipped = stack_shipped(stack, release)
-            reason = horizon_note(stack, release) if shipped and beyond_horizon(stack, release) else None
-            self._stack_state[stack.id] = (shipped, reason)
+        self._states: StackStates = stack_states(registry, release) if release is not None else {}
 
     def held(self, family: Family, stack: str | None = None, workload: str | None = None) -> list[Held]:
         if self.release is None:
             return []
-        found = []
-        for statement in family.support:
-            if stack is not None and statement.stack != stack:
-                continue
-            if workload is not None and str(statement.workload) != workload:
-                continue
-            if not covers(statement, self.release):
-                continue
-            shipped, reason = self._stack_state.get(statement.stack, (True, None))
-            if not shipped:
-                continue
-            if reason and str(statement.status) != "unknown":
-                found.append(Held(statement, "unknown", reason))
-            else:
-                found.append(Held(statement, display_status(statement)))
-        return found
+        return held_at(family, self.release, self._states, stack, workload)
 
 
 def current_release(registry: Registry, stack: Stack) -> str | None:

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from ...registry import Registry
+from ...views import CLAIM_STATUSES, display_status
 from .. import urls
-from ..support import ReleaseView, current_release
+from ..support import CurrentView
 from .common import block, front_matter, heading, page
 
 
 def render(registry: Registry) -> dict[str, str]:
     release = registry.newest_release
     counts: dict[str, dict[str, int]] = {s.id: {"supported": 0, "partial": 0, "ever": 0} for s in registry.stacks}
-    current = {s.id: current_release(registry, s) for s in registry.stacks}
-    views = {r: ReleaseView(registry, r) for r in sorted(set(current.values()), key=str)}
+    today = CurrentView(registry)
+    current = today.release_of
     for family in registry.families:
-        for stack_id in {s.stack for s in family.support if str(s.status) in ("supported", "partial")}:
+        for stack_id in {s.stack for s in family.support if display_status(s) in CLAIM_STATUSES}:
             if stack_id in counts:
                 counts[stack_id]["ever"] += 1
         seen: dict[str, str] = {}
-        held_now = [h for r, view in views.items() for h in view.held(family) if current.get(h.statement.stack) == r]
-        for held in held_now:
+        for held in today.held(family):
             if held.status.startswith("supported"):
                 seen[held.statement.stack] = "supported"
             elif held.status == "partial" and seen.get(held.statement.stack) != "supported":
