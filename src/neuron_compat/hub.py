@@ -4,7 +4,8 @@ huggingface_hub does the work (so HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE and its 
 with two changes of pace: the metadata request is made once, without the library's retries, so a repo that
 does not exist or a dead network is reported in seconds; and the whole fetch runs under a wall-clock deadline
 (HUB_DEADLINE_SECONDS, 20 s by default) because a download with no network and no cache otherwise retries for
-about 23 s. Every failure becomes a `HubError` with one line for a person and the exit code of `check`.
+about 23 s. Every failure becomes a `HubError` with one line for a person, marked unreachable or bad input
+(commands/check.py turns that into the exit code). The process environment is never changed.
 """
 
 from __future__ import annotations
@@ -17,9 +18,6 @@ from typing import Any
 
 from .model_config import CONFIG_FILES, MAX_CONFIG_BYTES, ConfigError, parse_config_text
 
-EXIT_BAD_INPUT = 1
-EXIT_UNREACHABLE = 2
-
 DEFAULT_TIMEOUT_SECONDS = 10.0
 HUB_DEADLINE_SECONDS = 20.0
 
@@ -30,12 +28,13 @@ _REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
 
 
 class HubError(Exception):
-    """A failure to get a config from the Hub: `message` is one line, `exit_code` is what `check` returns."""
+    """A failure to get a config from the Hub: `message` is one line; `unreachable` when the repo, revision or
+    network could not be reached (else the input was bad). commands/check.py maps it to an exit code."""
 
-    def __init__(self, message: str, exit_code: int) -> None:
+    def __init__(self, message: str, unreachable: bool = False) -> None:
         super().__init__(message)
         self.message = message
-        self.exit_code = exit_code
+        self.unreachable = unreachable
 
 
 @dataclass(frozen=True)
@@ -69,13 +68,10 @@ def fetch_config(repo_id: str, revision: str | None = None, deadline: float = HU
     """config.json, else model_index.json, of `repo_id` at `revision` (default: main)."""
     if not is_valid_repo_id(repo_id):
         raise HubError(f"'{repo_id}' is not a valid Hub repo id (expected 'namespace/name' with letters, digits, "
-                       "'.', '_' or '-')", EXIT_BAD_INPUT)
+                       "'.', '_' or '-')")
     if revision is not None and not is_valid_revision(revision):
-        raise HubError(f"'{revision}' is not a valid revision (a branch, tag or commit hash)", EXIT_BAD_INPUT)
-    # Quiet, bounded defaults; a user's own settings win. Read by huggingface_hub when it is first imported.
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-    os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", str(int(request_timeout())))
+        raise HubError(f"'{revision}' is not a valid revision (a branch, tag or commit hash)")
+    _quiet_bounded_defaults()
 
     outcome: dict[str, Any] = {}
 
@@ -89,11 +85,25 @@ def fetch_config(repo_id: str, revision: str | None = None, deadline: float = HU
     worker.start()
     worker.join(deadline)
     if worker.is_alive():
-        raise HubError(f"{repo_id}: no answer from {_endpoint()} within {deadline:g} s (network down or too slow?)",
-                       EXIT_UNREACHABLE)
+        raise HubError(f"{repo_id}: no answer from {_endpoint()} within {deadline:g} s (network down or too slow?)", unreachable=True)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+def _quiet_bounded_defaults() -> None:
+    """No progress bar, no telemetry (no user-agent probing, no agent-registry request) and a download timeout
+    of request_timeout(), each unless the user set its HF_HUB_* variable. Set through huggingface_hub's own
+    switches: the process environment is never changed."""
+    from huggingface_hub import constants
+    from huggingface_hub.utils import disable_progress_bars
+
+    if "HF_HUB_DISABLE_PROGRESS_BARS" not in os.environ:
+        disable_progress_bars()
+    if "HF_HUB_DISABLE_TELEMETRY" not in os.environ:
+        constants.HF_HUB_DISABLE_TELEMETRY = True
+    if "HF_HUB_DOWNLOAD_TIMEOUT" not in os.environ:
+        constants.HF_HUB_DOWNLOAD_TIMEOUT = int(request_timeout())
 
 
 def _endpoint() -> str:
@@ -109,8 +119,7 @@ def _fetch(repo_id: str, revision: str) -> HubConfig:
     if constants.is_offline_mode():
         cached = _from_cache(repo_id, revision)
         if cached is None:
-            raise HubError(f"{where}: offline (HF_HUB_OFFLINE is set) and no cached config.json or model_index.json",
-                           EXIT_UNREACHABLE)
+            raise HubError(f"{where}: offline (HF_HUB_OFFLINE is set) and no cached config.json or model_index.json", unreachable=True)
         return cached
     missing = []
     for filename in CONFIG_FILES:
@@ -122,9 +131,8 @@ def _fetch(repo_id: str, revision: str) -> HubConfig:
             cached = _from_cache(repo_id, revision)
             if cached is not None:
                 return cached
-            raise HubError(f"{where}: could not reach {constants.ENDPOINT}: {error} (no cached copy)",
-                           EXIT_UNREACHABLE) from None
-    raise HubError(f"{where}: the repo has no config.json or model_index.json", EXIT_UNREACHABLE)
+            raise HubError(f"{where}: could not reach {constants.ENDPOINT}: {error} (no cached copy)", unreachable=True) from None
+    raise HubError(f"{where}: the repo has no config.json or model_index.json", unreachable=True)
 
 
 class _EntryMissing(Exception):
@@ -145,7 +153,7 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
         metadata = get_hf_file_metadata(hf_hub_url(repo_id, filename, revision=revision), timeout=timeout)
         if metadata.size is not None and metadata.size > MAX_CONFIG_BYTES:
             raise HubError(f"{where}/{filename}: {metadata.size} bytes is too large for a config "
-                           f"(limit {MAX_CONFIG_BYTES} bytes)", EXIT_BAD_INPUT)
+                           f"(limit {MAX_CONFIG_BYTES} bytes)")
         path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
     except HubError:
         raise
@@ -163,22 +171,21 @@ def _raise_mapped(error: Exception, where: str, revision: str) -> None:
     # GatedRepoError is a subclass of RepositoryNotFoundError: test it first.
     if isinstance(error, errors.GatedRepoError):
         if _has_token():
-            raise HubError(f"{where}: gated repo and your token has no access; accept its terms on the Hub page",
-                           EXIT_UNREACHABLE) from None
-        raise HubError(f"{where}: gated repo; accept its terms on the Hub and set HF_TOKEN", EXIT_UNREACHABLE) from None
+            raise HubError(f"{where}: gated repo and your token has no access; accept its terms on the Hub page", unreachable=True) from None
+        raise HubError(f"{where}: gated repo; accept its terms on the Hub and set HF_TOKEN", unreachable=True) from None
     if isinstance(error, errors.RepositoryNotFoundError):
         hint = "" if _has_token() else " (if it is private, set HF_TOKEN)"
-        raise HubError(f"{where}: repo not found on {_endpoint()}{hint}", EXIT_UNREACHABLE) from None
+        raise HubError(f"{where}: repo not found on {_endpoint()}{hint}", unreachable=True) from None
     if isinstance(error, errors.RevisionNotFoundError):
-        raise HubError(f"{where}: revision '{revision}' not found in the repo", EXIT_UNREACHABLE) from None
+        raise HubError(f"{where}: revision '{revision}' not found in the repo", unreachable=True) from None
     if isinstance(error, errors.RemoteEntryNotFoundError):
         raise _EntryMissing() from None
     if isinstance(error, errors.HfHubHTTPError):
         status = error.response.status_code if error.response is not None else None
         if status == 401:
-            raise HubError(f"{where}: the Hub refused the token (HTTP 401); check HF_TOKEN", EXIT_UNREACHABLE) from None
+            raise HubError(f"{where}: the Hub refused the token (HTTP 401); check HF_TOKEN", unreachable=True) from None
         if status == 403:
-            raise HubError(f"{where}: access denied (HTTP 403); check the token's permissions", EXIT_UNREACHABLE) from None
+            raise HubError(f"{where}: access denied (HTTP 403); check the token's permissions", unreachable=True) from None
         raise _Unreachable(f"HTTP {status}") from None
     if isinstance(error, errors.OfflineModeIsEnabled):
         raise _Unreachable("offline mode") from None
@@ -187,7 +194,7 @@ def _raise_mapped(error: Exception, where: str, revision: str) -> None:
         raise _Unreachable(f"timed out after {request_timeout():g} s") from None
     if "Connect" in name or "Network" in name or "Protocol" in name or isinstance(error, ConnectionError):
         raise _Unreachable(_short(error)) from None
-    raise HubError(f"{where}: the Hub client failed: {name}: {_short(error)}", EXIT_UNREACHABLE) from None
+    raise HubError(f"{where}: the Hub client failed: {name}: {_short(error)}", unreachable=True) from None
 
 
 def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
@@ -206,13 +213,13 @@ def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
 def _read_cached_file(path: str, where: str) -> Any:
     size = os.path.getsize(path)
     if size > MAX_CONFIG_BYTES:
-        raise HubError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)", EXIT_BAD_INPUT)
+        raise HubError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)")
     with open(path, "rb") as handle:
         raw = handle.read(MAX_CONFIG_BYTES + 1)
     try:
         return parse_config_text(raw, where)
     except ConfigError as error:
-        raise HubError(str(error), EXIT_BAD_INPUT) from None
+        raise HubError(str(error)) from None
 
 
 def _has_token() -> bool:

@@ -148,7 +148,7 @@ def test_oversized_json_from_the_hub_is_not_downloaded(fake_hub, hub_env):
     result = run_check("acme/huge", env=hub_env)
     assert result.returncode == 1
     assert "is too large for a config (limit 2097152 bytes)" in one_line(result)
-    assert not any(r.method == "GET" for r in fake_hub.requests)
+    assert not any(r.method == "GET" for r in fake_hub.requests), [(r.method, r.path) for r in fake_hub.requests]
 
 
 @pytest.mark.parametrize("repo_id", ["bad id", "foo--bar/model", "x/-y", "x/y.", "a/b?c", "a/b#c", "%2e%2e/x", "x/" + "y" * 97])

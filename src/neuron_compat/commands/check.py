@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 fetched = fetch_config(target, args.revision)
             except HubError as error:
-                return _fail(error.message, error.exit_code)
+                return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_BAD_INPUT)
             data = fetched.data
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
