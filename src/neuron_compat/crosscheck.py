@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .registry import Registry
+from .registry_model import Registry
 from .vocabulary import Status
 from .yaml_loading import load_yaml_file
 

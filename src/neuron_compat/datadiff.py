@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .registry import Registry
+from .registry_model import Registry
 from .schema import Family, Statement
 from .versions import version_key
 from .views import CellKey, cells_at, diff_cells, statement_fields_changed

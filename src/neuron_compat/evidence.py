@@ -25,7 +25,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from . import roundtrip
-from .registry import Registry
+from .registry_model import Registry
 from .schema import Family, Stack, Statement
 from .textedit import TextEditError, YamlTextEditor
 from .versions import version_key

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from .compiled import FORMAT_VERSION
-from .registry import Registry
+from .registry_model import Registry
 from .schema import Family
 
 

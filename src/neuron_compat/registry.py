@@ -1,12 +1,14 @@
-"""Load a registry directory into validated models, collecting every problem on the way."""
+"""Load a registry directory into validated models, collecting every problem on the way.
+
+The loaded registry is `registry_model.Registry` (re-exported here for older imports); this module only loads.
+"""
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -14,9 +16,9 @@ from pydantic import BaseModel, ValidationError
 
 from .locate import Locator
 from .problems import Problem
+from .registry_model import Registry, family_key
 from .schema import Family, RegistryMeta, Release, ReleasesFile, Stack, StacksFile, TransformersSnapshot
 from .schema_errors import problems_from_validation
-from .versions import version_key
 from .yaml_loading import LoadedYaml, display_path, load_yaml_file
 
 RELEASES_FILE = "releases.yaml"
@@ -26,43 +28,6 @@ TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
 META_FILE = "registry.yaml"
 
 M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass
-class Registry:
-    """A loaded registry: the validated models plus where each came from."""
-
-    root: Path
-    releases: list[Release] = field(default_factory=list)
-    stacks: list[Stack] = field(default_factory=list)
-    families: list[Family] = field(default_factory=list)
-    transformers: TransformersSnapshot | None = None
-    meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
-    files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", "family:<id>"
-    broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)
-
-    @cached_property
-    def release_versions(self) -> list[str]:
-        return sorted((r.version for r in self.releases), key=version_key)
-
-    @cached_property
-    def release_by_version(self) -> dict[str, Release]:
-        return {r.version: r for r in self.releases}
-
-    @cached_property
-    def stack_by_id(self) -> dict[str, Stack]:
-        return {s.id: s for s in self.stacks}
-
-    @cached_property
-    def family_by_id(self) -> dict[str, Family]:
-        return {f.id: f for f in self.families}
-
-    @property
-    def newest_release(self) -> str | None:
-        return self.release_versions[-1] if self.releases else None
-
-    def family_file(self, family_id: str) -> LoadedYaml | None:
-        return self.files.get(f"family:{family_id}")
 
 
 @dataclass
@@ -120,42 +85,46 @@ def load_registry(root: Path | str) -> LoadResult:
 
 def _load_registry(root: Path | str) -> LoadResult:
     root = Path(root)
-    registry = Registry(root=root)
     problems: list[Problem] = []
+    releases: list[Release] = []
+    stacks: list[Stack] = []
+    families: list[Family] = []
+    meta_value: RegistryMeta | None = None
+    transformers: TransformersSnapshot | None = None
+    files: dict[str, LoadedYaml] = {}
+    broken: set[str] = set()
     if not root.is_dir():
         problems.append(Problem(display_path(root), 0, 0, "", "registry directory not found",
                                 "run it in a clone's root or name the directory; `check` needs none", rule="layout"))
-        return LoadResult(registry, problems)
+        return LoadResult(Registry(root=root), problems)
 
     for name, model, key in ((RELEASES_FILE, ReleasesFile, "releases"), (STACKS_FILE, StacksFile, "stacks")):
         path = root / name
         if not path.is_file():
             problems.append(Problem(display_path(path), 0, 0, "", f"missing {name}", rule="layout"))
-            registry.broken.add(key)
+            broken.add(key)
             continue
         loaded, value = _load_one(path, model, problems)
         if loaded:
-            registry.files[key] = loaded
+            files[key] = loaded
         if value is None:
-            registry.broken.add(key)
+            broken.add(key)
         if isinstance(value, ReleasesFile):
-            registry.releases = list(value.releases)
+            releases = list(value.releases)
         elif isinstance(value, StacksFile):
-            registry.stacks = list(value.stacks)
+            stacks = list(value.stacks)
 
     meta = root / META_FILE
     if meta.is_file():
-        loaded, value = _load_one(meta, RegistryMeta, problems)
+        loaded, meta_value = _load_one(meta, RegistryMeta, problems)
         if loaded:
-            registry.files["meta"] = loaded
-        registry.meta = value
+            files["meta"] = loaded
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if snapshot.is_file():
         loaded, transformers = _load_one(snapshot, TransformersSnapshot, problems)
         if loaded:
-            registry.files["upstream:transformers"] = loaded
-        registry.transformers = transformers
+            files["upstream:transformers"] = loaded
 
     families_dir = root / FAMILIES_DIR
     paths = sorted(families_dir.glob("*")) if families_dir.is_dir() else []
@@ -170,7 +139,7 @@ def _load_registry(root: Path | str) -> LoadResult:
         loaded, family = _load_one(path, Family, problems)
         if loaded is None or family is None:
             continue
-        registry.files[f"family:{path.stem}"] = loaded
+        files[family_key(path.stem)] = loaded
         if family.id != path.stem:
             line, column = Locator(loaded.text).position(("id",))
             problems.append(
@@ -178,6 +147,12 @@ def _load_registry(root: Path | str) -> LoadResult:
                         f"rename the file to {family.id}.yaml or set id: {path.stem}", rule="file-name")
             )
             continue
-        registry.families.append(family)
-    registry.families.sort(key=lambda f: f.id)
+        families.append(family)
+    families.sort(key=lambda f: f.id)
+    registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
+                        meta=meta_value, files=files, broken=broken)
     return LoadResult(registry, problems)
+
+
+__all__ = ["FAMILIES_DIR", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",
+           "load_registry"]

@@ -44,7 +44,7 @@ from .views import (
 
 if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
     from .compiled import CompiledRegistry
-    from .registry import Registry
+    from .registry_model import Registry
     from .schema import Family, Stack, Statement
 
 FORMAT = 1

@@ -13,7 +13,7 @@ from .versions import version_key
 from .vocabulary import ConstraintKind, Status
 
 if TYPE_CHECKING:  # the functions read models and compiled views (compiled.py) alike, by attribute
-    from .registry import Registry
+    from .registry_model import Registry
     from .schema import Family, Stack, Statement
 
 # Constraint kinds that mean "you must set something": a statement carrying one is not drawn as plain green.

@@ -32,3 +32,16 @@ def test_current_view_is_each_stack_at_its_own_current_release() -> None:
         expected = [h for stack in registry.stacks
                     for h in ReleaseView(registry, current_release(registry, stack)).held(family, stack.id)]
         assert today.held(family) == expected
+
+
+def test_a_loaded_registry_is_frozen() -> None:
+    import dataclasses
+
+    import pytest
+
+    from neuron_compat.registry_model import Registry
+
+    registry = validate_registry(REGISTRY).registry
+    assert isinstance(registry, Registry)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        registry.families = []  # type: ignore[misc]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..locate import Locator
 from ..problems import Problem
-from ..registry import Registry
+from ..registry_model import Registry
 from ..schema_errors import field_path
 from . import (
     catalogue_order,

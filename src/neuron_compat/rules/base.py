@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..registry import Registry
+from ..registry_model import Registry, family_key
 
 
 @dataclass(frozen=True)
@@ -26,5 +26,4 @@ class Rule:
     check: Callable[[Registry], Iterable[Finding]]
 
 
-def family_key(family_id: str) -> str:
-    return f"family:{family_id}"
+__all__ = ["Finding", "Rule", "family_key"]

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 from typing import TypeGuard
 
-from ..registry import Registry
+from ..registry_model import Registry
 from .base import Finding, Rule, family_key
 
 

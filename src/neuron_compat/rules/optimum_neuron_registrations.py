@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..crosscheck import OPTIMUM_SNAPSHOT, STACK, SnapshotError, load_snapshot, optimum_neuron_mismatches
-from ..registry import Registry
+from ..registry_model import Registry
 from .base import Finding, Rule
 
 _REFRESH = "scripts/snapshot_optimum_neuron.py"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..registry import Registry
+from ..registry_model import Registry
 from ..vocabulary import Status
 from .base import Finding, Rule, family_key
 

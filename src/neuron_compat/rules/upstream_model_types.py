@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from ..registry import TRANSFORMERS_SNAPSHOT, Registry
+from ..registry import TRANSFORMERS_SNAPSHOT
+from ..registry_model import Registry
 from .base import Finding, Rule, family_key
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ..registry import Registry
+from ..registry_model import Registry
 from ..schema import Release, Statement
 from ..staleness import StalenessPolicy, is_stale
 

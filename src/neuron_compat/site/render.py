@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..registry import Registry
+from ..registry_model import Registry
 from .pages import api, contributing, coverage, families, home, matrix, releases, stacks
 from .upstream import HubSnapshot
 

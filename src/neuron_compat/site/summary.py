@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..registry import Registry
+from ..registry_model import Registry
 from ..schema import Family, Statement
 from ..versions import version_key
 from ..views import CLAIM_STATUSES, REQUIREMENT_KINDS, constraint_value, display_status, has_requirements

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..registry import Registry
+from ..registry_model import Registry
 from ..schema import Family, Stack, Statement
 from ..views import Held, StackStates, beyond_horizon, held_at, stack_shipped, stack_states
 from ..vocabulary import Workload

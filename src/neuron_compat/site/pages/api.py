@@ -11,7 +11,7 @@ from typing import Any
 
 from ...export import dumps, family_to_json, registry_to_json
 from ...json_schema import schema_text
-from ...registry import Registry
+from ...registry_model import Registry
 from ...schema import SCHEMA_MODELS
 from .. import urls
 from ..presentation import status_style

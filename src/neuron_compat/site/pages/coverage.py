@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...registry import Registry
+from ...registry_model import Registry
 from ...views import CLAIM_STATUSES
 from .. import urls
 from ..support import ReleaseView, combinations, current_release

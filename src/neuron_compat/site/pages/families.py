@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from html import escape
 
-from ...registry import Registry
+from ...registry_model import Registry
 from ...schema import Family
 from ...views import CLAIM_STATUSES
 from .. import urls

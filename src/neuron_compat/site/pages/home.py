@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...registry import Registry
+from ...registry_model import Registry
 from ...views import CLAIM_STATUSES, release_changes
 from .. import urls
 from ..freshness import Freshness

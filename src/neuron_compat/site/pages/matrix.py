@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...registry import Registry
+from ...registry_model import Registry
 from ...views import display_status, stack_horizon
 from ...vocabulary import Attention, Dtype, Hardware, Workload
 from .. import urls

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ...registry import Registry
+from ...registry_model import Registry
 from ...views import Change, cells_at, diff_cells, stack_shipped
 from .. import urls
 from ..presentation import NO_STATEMENT

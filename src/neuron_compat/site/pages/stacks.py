@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...registry import Registry
+from ...registry_model import Registry
 from ...views import CLAIM_STATUSES, display_status
 from .. import urls
 from ..support import CurrentView

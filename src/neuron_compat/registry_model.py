@@ -1,0 +1,57 @@
+"""The loaded registry: the validated models plus where each came from. Frozen: built once by the loader
+(registry.py), then only read. Rules, views, pages and commands import the type from here, not the loader."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .schema import Family, RegistryMeta, Release, Stack, TransformersSnapshot
+from .versions import version_key
+
+if TYPE_CHECKING:
+    from .yaml_loading import LoadedYaml
+
+
+def family_key(family_id: str) -> str:
+    """The key of a family's file in `Registry.files` (and of a rule finding about it)."""
+    return f"family:{family_id}"
+
+
+@dataclass(frozen=True)
+class Registry:
+    """A loaded registry: the validated models plus where each came from."""
+
+    root: Path
+    releases: list[Release] = field(default_factory=list)
+    stacks: list[Stack] = field(default_factory=list)
+    families: list[Family] = field(default_factory=list)
+    transformers: TransformersSnapshot | None = None
+    meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
+    files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", family_key(id), ...
+    broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)
+
+    @cached_property
+    def release_versions(self) -> list[str]:
+        return sorted((r.version for r in self.releases), key=version_key)
+
+    @cached_property
+    def release_by_version(self) -> dict[str, Release]:
+        return {r.version: r for r in self.releases}
+
+    @cached_property
+    def stack_by_id(self) -> dict[str, Stack]:
+        return {s.id: s for s in self.stacks}
+
+    @cached_property
+    def family_by_id(self) -> dict[str, Family]:
+        return {f.id: f for f in self.families}
+
+    @property
+    def newest_release(self) -> str | None:
+        return self.release_versions[-1] if self.releases else None
+
+    def family_file(self, family_id: str) -> LoadedYaml | None:
+        return self.files.get(family_key(family_id))
