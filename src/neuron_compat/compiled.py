@@ -110,6 +110,15 @@ class CompiledRegistry:
     def newest_release(self) -> str | None:
         return self.release_versions[-1] if self.releases else None
 
+    def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
+        """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the
+        document carries one. Machine evidence only: it never enters a verdict."""
+        probe = self.document.get("probe")
+        if not model_type or not isinstance(probe, dict):
+            return None
+        result = (probe.get("probes") or {}).get(model_type)
+        return _plain(result) if isinstance(result, dict) else None
+
 
 def parse_document(data: bytes | str) -> dict[str, Any]:
     """JSON text -> the document object. Raises ValueError with a one-line reason."""

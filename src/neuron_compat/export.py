@@ -26,6 +26,7 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
         "upstream": {
             "transformers_version": snapshot.transformers_version if snapshot else None,
         },
+        "probe": registry.probe.model_dump(mode="json") if registry.probe else None,
     }
 
 

@@ -91,6 +91,7 @@ def _load_registry(root: Path | str) -> LoadResult:
     families: list[Family] = []
     meta_value: RegistryMeta | None = None
     transformers: TransformersSnapshot | None = None
+    probe: ProbeSnapshot | None = None
     files: dict[str, LoadedYaml] = {}
     broken: set[str] = set()
     if not root.is_dir():
@@ -126,6 +127,12 @@ def _load_registry(root: Path | str) -> LoadResult:
         if loaded:
             files["upstream:transformers"] = loaded
 
+    probe_path = root / PROBE_SNAPSHOT
+    if probe_path.is_file():  # machine evidence beside the claims; it never changes a status
+        loaded, probe = _load_one(probe_path, ProbeSnapshot, problems)
+        if loaded:
+            files["upstream:probe"] = loaded
+
     families_dir = root / FAMILIES_DIR
     paths = sorted(families_dir.glob("*")) if families_dir.is_dir() else []
     for path in paths:
@@ -150,7 +157,7 @@ def _load_registry(root: Path | str) -> LoadResult:
         families.append(family)
     families.sort(key=lambda f: f.id)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        meta=meta_value, files=files, broken=broken)
+                        probe=probe, meta=meta_value, files=files, broken=broken)
     return LoadResult(registry, problems)
 
 

@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .schema import Family, RegistryMeta, Release, Stack, TransformersSnapshot
+from .schema import Family, ProbeSnapshot, RegistryMeta, Release, Stack, TransformersSnapshot
 from .versions import version_key
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ class Registry:
     stacks: list[Stack] = field(default_factory=list)
     families: list[Family] = field(default_factory=list)
     transformers: TransformersSnapshot | None = None
+    probe: ProbeSnapshot | None = None  # upstream/probe.yaml: machine evidence, never a support status
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
     files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", family_key(id), ...
     broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)

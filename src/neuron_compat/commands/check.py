@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         document = {**verdict.to_dict(), "registry": asdict(origin)}
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
     else:
-        sys.stdout.write(render_table(verdict, source, origin.describe()))
+        probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
+        sys.stdout.write(render_table(verdict, source, origin.describe(), probe))
     return verdict.exit_code
 
 
@@ -136,8 +137,9 @@ def _facts_line(verdict) -> str:
     return " | ".join(parts)
 
 
-def render_table(verdict, source: str, registry: str) -> str:
-    """The terminal form: what was read, the family, one row per statement, caveats under their row."""
+def render_table(verdict, source: str, registry: str, probe: dict | None = None) -> str:
+    """The terminal form: what was read, the family, one row per statement, caveats under their row,
+    and the portability probe's one line for the model type (machine evidence, not a verdict)."""
     lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
     if verdict.family:
         family = verdict.family
@@ -160,6 +162,11 @@ def render_table(verdict, source: str, registry: str) -> str:
     if verdict.no_statement:
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
     lines.append(f"Result: {verdict.summary} (exit {verdict.exit_code})")
+    if probe is not None:
+        from ..probe_summary import probe_line
+
+        lines.append(f"Probe ({verdict.model.model_type}, CPU capture of a tiny random model; evidence, "
+                     f"not support): {probe_line(probe)}")
     return "\n".join(_clean(line) for line in lines) + "\n"
 
 

@@ -29,6 +29,7 @@ class CoverageRow:
     supported: int = 0
     partial: int = 0
     missing: list[dict[str, str]] = field(default_factory=list)
+    missing_static: int = 0  # missing model types whose portability probe captured one static graph
 
     @property
     def covered(self) -> int:
@@ -75,9 +76,17 @@ def family_of(registry: Registry) -> dict[str, str]:
     return {t: f.id for f in registry.families for t in [*f.model_types, *f.pipelines]}
 
 
+def static_model_types(registry: Registry) -> set[str]:
+    """Model types whose portability probe (machine evidence, not support) captured one static graph."""
+    if registry.probe is None:
+        return set()
+    return {t for t, result in registry.probe.probes.items() if result.static_capture}
+
+
 def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: str) -> list[CoverageRow]:
     """items: (label shown when missing, model_type or None)."""
     owners = family_of(registry)
+    static = static_model_types(registry)
     by_release: dict[str | None, dict[tuple[str, str, str], str]] = {}
     rows = []
     for stack, workload in combinations(registry):
@@ -94,7 +103,10 @@ def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: s
                 row.partial += 1
             else:
                 owner = owners.get(model_type or "")
+                probe_static = bool(model_type) and model_type in static
+                row.missing_static += probe_static
                 row.missing.append({
+                    "static": "static capture" if probe_static else "",
                     "label": label,
                     "model_type": model_type or "",
                     "url": urls.relative_url(urls.family_url(owner), "coverage/") if owner else "",
@@ -142,5 +154,5 @@ def render(registry: Registry, hub_snapshots: list[HubSnapshot] | None = None) -
     ]
     for ref in refs:
         parts.append(heading(2, ref.title, ref.id))
-        parts.append(block("coverage_reference.html.j2", ref=ref))
+        parts.append(block("coverage_reference.html.j2", ref=ref, has_probe=registry.probe is not None))
     return {"coverage.md": page(*parts)}

@@ -12,6 +12,7 @@ from ...schema import Family
 from ...views import CLAIM_STATUSES
 from .. import urls
 from ..freshness import Freshness
+from ..probe_section import probe_context
 from ..summary import family_advice
 from ..support import CurrentView, ReleaseView, StatementGroup, best_status, search_terms, statement_groups
 from .common import block, front_matter, heading, page
@@ -94,6 +95,10 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
         }
         parts.append(heading(2, f"{group.stack.name} · {group.workload}", group.anchor))
         parts.append(block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness))
+    probe = probe_context(registry, family)
+    if probe is not None:
+        parts.append(heading(2, "Portability probe", "probe"))
+        parts.append(block("family_probe.html.j2", **probe))
     return page(*parts)
 
 
