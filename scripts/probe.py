@@ -68,7 +68,7 @@ TINY: dict[str, int] = {
     "num_local_experts": 4, "num_experts": 4, "n_routed_experts": 4, "num_experts_per_tok": 2,
     "q_lora_rank": 32, "kv_lora_rank": 16, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16,
     "image_size": 64, "num_mel_bins": 16, "max_source_positions": 64, "max_target_positions": 64,
-    "first_k_dense_replace": 1,
+    "first_k_dense_replace": 1, "rotary_dim": 8,
 }
 SUB_CONFIGS = ("text_config", "vision_config", "audio_config", "encoder", "decoder", "speech_config",
                "backbone_config", "vq_config")  # fmt: skip
@@ -95,6 +95,17 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
         value = values.get(key)
         if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
             out[key] = [1 for _ in value]
+    for key, tiny in TINY.items():  # per-layer lists (Gemma 3n's intermediate_size): one tiny value per layer
+        value = values.get(key)
+        if isinstance(layers, int) and isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+            out[key] = [min(v, tiny) for v in value[:layers]]
+    original = values.get("num_hidden_layers")
+    if isinstance(layers, int) and isinstance(original, int) and original > layers:
+        for key, value in values.items():  # any other per-layer list follows the layer count
+            if key not in out and isinstance(value, list) and len(value) == original:
+                out[key] = value[:layers]
+    if "attention_types" in values and "num_layers" in out:  # GPT-Neo: [[pattern, repeats]] must sum to the layers
+        out["attention_types"] = [[["global", "local"], out["num_layers"] // 2]]
     if isinstance(values.get("layer_types"), list) and isinstance(layers, int):
         out["layer_types"] = values["layer_types"][:layers]
     for key in SUB_CONFIGS:
@@ -129,8 +140,8 @@ _SITE = re.compile(r"\S*?/site-packages/")
 
 
 def clean(text: str, limit: int = 300) -> str:
-    """One deterministic line: first line, no memory addresses nor install paths."""
-    line = next((ln.strip() for ln in str(text).splitlines() if ln.strip()), "")
+    """One deterministic line: whitespace collapsed, no memory addresses nor install paths, at most `limit` characters."""
+    line = " ".join(str(text).split())  # messages that start on their next line (ImportError) stay readable
     line = _SITE.sub("", _ADDRESS.sub("0x…", line))
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -145,16 +156,27 @@ def classify_export_error(exc: BaseException) -> str:
     return "other"
 
 
-def build(model_type: str) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
-    """(model, inputs, config overrides, input shapes) of a tiny random-initialised base model."""
-    import torch
-    from transformers import AutoConfig, AutoModel
+def tiny_overrides(model_type: str) -> dict[str, Any]:
+    """The configuration fields the probe sets for a model type (its real config class, made tiny)."""
+    from transformers import AutoConfig
 
     default = AutoConfig.for_model(model_type)
     overrides = shrink(default.to_dict())
     if getattr(default, "use_cache", None):
         overrides["use_cache"] = False  # a KV cache object in the outputs is not a capture question
+    return overrides
+
+
+def build(model_type: str) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
+    """(model, inputs, config overrides, input shapes) of a tiny random-initialised base model."""
+    import torch
+    from transformers import AutoConfig, AutoModel
+
+    overrides = tiny_overrides(model_type)
     config = AutoConfig.for_model(model_type, **overrides)
+    for sub in [config, *(getattr(config, key, None) for key in SUB_CONFIGS)]:
+        if getattr(sub, "use_cache", None):
+            sub.use_cache = False  # nested text configs of multimodal models keep their own flag
     torch.manual_seed(0)
     model = AutoModel.from_config(config).eval()
     inputs = make_inputs(model, config)
@@ -322,6 +344,16 @@ def run_isolated(model_type: str, timeout: float) -> dict[str, Any]:
     return result
 
 
+def failed(result: dict[str, Any]) -> bool:
+    """Not built, or a capture that stopped on an error (what --retry probes again)."""
+    if not result.get("built") or result["export"]["outcome"] != "ok" or "error" in result["dynamo"]:
+        return True
+    try:  # made by an earlier revision of shrink(): its tiny config is no longer the one this script sets
+        return json.loads(json.dumps(tiny_overrides(result["model_type"]))) != result["config"]
+    except Exception:  # noqa: BLE001
+        return True
+
+
 def versions() -> dict[str, str]:
     import torch
     import transformers
@@ -380,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=CACHE, help="raw results, appended; a re-run resumes")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per model type (default 300)")
     parser.add_argument("--render-only", action="store_true", help="write the output from the cache only")
-    parser.add_argument("--retry", action="store_true", help="probe again the cached model types that were not built")
+    parser.add_argument("--retry", action="store_true",
+                        help="probe again the cached model types that were not built or whose capture failed")
     parser.add_argument("--check", action="store_true", help="probe afresh (no cache) and compare with the output")
     args = parser.parse_args(argv)
 
@@ -393,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.render_only:
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         for model_type in wanted:
-            if model_type in cached and not (args.retry and not cached[model_type].get("built")):
+            if model_type in cached and not (args.retry and failed(cached[model_type])):
                 continue
             began = time.monotonic()
             probed += 1

@@ -320,15 +320,15 @@ class ProbeExport(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    outcome: Literal["ok", "data_dependent", "dynamic_shape", "other"]
-    error: str | None = None
+    outcome: Literal["ok", "data_dependent", "dynamic_shape", "other"] = Field(description='torch.export with static shapes: ok, or the class of its first error.')
+    error: str | None = Field(default=None, description='The first line of the error (addresses and install paths removed).')
 
 
 class ProbeBreak(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    reason: str
-    location: str = ""
+    reason: str = Field(description='Why dynamo broke the graph, or why the model type could not be built.')
+    location: str = Field(default="", description='The source line of the break (file:line inside the installed package).')
 
 
 class ProbeDynamo(BaseModel):
@@ -336,10 +336,10 @@ class ProbeDynamo(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    graphs: int | None = None
-    graph_breaks: int | None = None
-    breaks: list[ProbeBreak] = Field(default_factory=list)
-    error: str | None = None
+    graphs: int | None = Field(default=None, description='Number of graphs dynamo captured.')
+    graph_breaks: int | None = Field(default=None, description='Number of graph breaks.')
+    breaks: list[ProbeBreak] = Field(default_factory=list, description='Each graph break with its reason.')
+    error: str | None = Field(default=None, description='The first line of the error (addresses and install paths removed).')
 
 
 class ProbeResult(BaseModel):
@@ -347,15 +347,15 @@ class ProbeResult(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    family: str
-    model_class: str
-    config: dict[str, Any]
-    inputs: dict[str, list[int]]
-    export: ProbeExport
-    dynamo: ProbeDynamo
-    operators_from: Literal["export", "dynamo", "none"]
-    operators: list[str]
-    unlisted_operators: list[str]
+    family: str = Field(description='The registry family listing the model type.')
+    model_class: str = Field(description='The transformers class built (AutoModel.from_config).')
+    config: dict[str, Any] = Field(description='The configuration fields set to make the model tiny.')
+    inputs: dict[str, list[int]] = Field(description='Input tensor shapes the probe fed.')
+    export: ProbeExport = Field(description='The torch.export outcome.')
+    dynamo: ProbeDynamo = Field(description='The torch._dynamo.explain outcome.')
+    operators_from: Literal["export", "dynamo", "none"] = Field(description='Which capture the operators come from.')
+    operators: list[str] = Field(description='Core ATen operators of the captured graph.')
+    unlisted_operators: list[str] = Field(description='Captured operators not in the torch-neuronx operator list.')
 
     @property
     def static_capture(self) -> bool:
@@ -366,15 +366,15 @@ class ProbeResult(BaseModel):
 class ProbeNotBuilt(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    family: str
-    reason: str
+    family: str = Field(description='The registry family listing the model type.')
+    reason: str = Field(description='Why dynamo broke the graph, or why the model type could not be built.')
 
 
 class ProbeOperatorList(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    source: HttpsUrl
-    docs_version: str
+    source: HttpsUrl = Field(description='The docs page of the operator list.')
+    docs_version: str = Field(description='The docs tag the operator list was read at.')
 
 
 class ProbeSnapshot(BaseModel):
@@ -382,13 +382,13 @@ class ProbeSnapshot(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    description: str
-    torch_version: str
-    transformers_version: str
-    operator_list: ProbeOperatorList
-    taken: dt.date
-    probes: dict[str, ProbeResult] = Field(default_factory=dict)
-    not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict)
+    description: str = Field(description='What the snapshot is: machine evidence, not support statements.')
+    torch_version: str = Field(description='torch used for the capture.')
+    transformers_version: str = Field(description='transformers used for the capture.')
+    operator_list: ProbeOperatorList = Field(description='The operator list compared with.')
+    taken: dt.date = Field(description='Date of the run.')
+    probes: dict[str, ProbeResult] = Field(default_factory=dict, description='model_type -> its probe result.')
+    not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build or run it.')
 
 
 # --- registry.yaml ------------------------------------------------------------------------------
