@@ -17,7 +17,16 @@ from pydantic import BaseModel, ValidationError
 from .locate import Locator
 from .problems import Problem
 from .registry_model import Registry, family_key
-from .schema import Family, RegistryMeta, Release, ReleasesFile, Stack, StacksFile, TransformersSnapshot
+from .schema import (
+    Family,
+    ProbeSnapshot,
+    RegistryMeta,
+    Release,
+    ReleasesFile,
+    Stack,
+    StacksFile,
+    TransformersSnapshot,
+)
 from .schema_errors import problems_from_validation
 from .yaml_loading import LoadedYaml, display_path, load_yaml_file
 
@@ -25,6 +34,7 @@ RELEASES_FILE = "releases.yaml"
 STACKS_FILE = "stacks.yaml"
 FAMILIES_DIR = "families"
 TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
+PROBE_SNAPSHOT = "upstream/probe.yaml"
 META_FILE = "registry.yaml"
 
 M = TypeVar("M", bound=BaseModel)
