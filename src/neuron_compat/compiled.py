@@ -89,6 +89,7 @@ class CompiledRegistry:
         self.releases = tuple(View(r) for r in document.get("releases", []))
         self.stacks = tuple(View(s) for s in document.get("stacks", []))
         self.families = tuple(FamilyView(f) for f in document.get("families", []))
+        self.capability_files = tuple(View(c) for c in document.get("capabilities", []))
 
     @property
     def data_version(self) -> str | None:
@@ -105,6 +106,14 @@ class CompiledRegistry:
     @cached_property
     def family_by_id(self) -> dict[str, FamilyView]:
         return {f.id: f for f in self.families}
+
+    @cached_property
+    def capabilities_by_stack(self) -> dict[str, tuple[View, ...]]:
+        return {c.stack: c.capabilities for c in self.capability_files}
+
+    def capabilities_of(self, stack_id: str) -> tuple[View, ...]:
+        """The capability ranges of a stack (as registry.Registry.capabilities_of)."""
+        return self.capabilities_by_stack.get(stack_id, ())
 
     @property
     def newest_release(self) -> str | None:

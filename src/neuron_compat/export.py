@@ -6,12 +6,17 @@ import json
 from typing import Any
 
 from .compiled import FORMAT_VERSION
+from .capabilities import effective_values
 from .registry_model import Registry
 from .schema import Family
 
 
-def family_to_json(family: Family) -> dict[str, Any]:
-    return family.model_dump(mode="json")
+def family_to_json(family: Family, registry: Registry) -> dict[str, Any]:
+    """The family's YAML fields; each statement also carries `effective` (capabilities.effective_values)."""
+    data = family.model_dump(mode="json")
+    for statement, dumped in zip(family.support, data["support"], strict=True):
+        dumped["effective"] = effective_values(registry.capabilities_of(statement.stack), statement).to_json()
+    return data
 
 
 def registry_to_json(registry: Registry) -> dict[str, Any]:
@@ -22,7 +27,8 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
         "newest_release": registry.newest_release,
         "releases": [r.model_dump(mode="json") for r in sorted(registry.releases, key=lambda r: r.date)],
         "stacks": [s.model_dump(mode="json") for s in registry.stacks],
-        "families": [family_to_json(f) for f in registry.families],
+        "families": [family_to_json(f, registry) for f in registry.families],
+        "capabilities": [c.model_dump(mode="json") for c in sorted(registry.capability_files, key=lambda c: c.stack)],
         "upstream": {
             "transformers_version": snapshot.transformers_version if snapshot else None,
         },

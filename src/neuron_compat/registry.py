@@ -18,6 +18,7 @@ from .locate import Locator
 from .problems import Problem
 from .registry_model import Registry, family_key
 from .schema import (
+    CapabilitiesFile,
     Family,
     ProbeSnapshot,
     RegistryMeta,
@@ -33,6 +34,7 @@ from .yaml_loading import LoadedYaml, display_path, load_yaml_file
 RELEASES_FILE = "releases.yaml"
 STACKS_FILE = "stacks.yaml"
 FAMILIES_DIR = "families"
+CAPABILITIES_DIR = "capabilities"
 TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
 PROBE_SNAPSHOT = "upstream/probe.yaml"
 META_FILE = "registry.yaml"
@@ -143,6 +145,8 @@ def _load_registry(root: Path | str) -> LoadResult:
         if loaded:
             files["upstream:probe"] = loaded
 
+    capability_files = _load_capabilities(root / CAPABILITIES_DIR, files, broken, problems)
+
     families_dir = root / FAMILIES_DIR
     paths = sorted(families_dir.glob("*")) if families_dir.is_dir() else []
     for path in paths:
@@ -167,8 +171,36 @@ def _load_registry(root: Path | str) -> LoadResult:
         families.append(family)
     families.sort(key=lambda f: f.id)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        probe=probe, meta=meta_value, files=files, broken=broken)
+                        probe=probe, meta=meta_value, files=files, broken=broken, capability_files=capability_files)
     return LoadResult(registry, problems)
+
+
+def _load_capabilities(directory: Path, files: dict[str, LoadedYaml], broken: set[str],
+                       problems: list[Problem]) -> list[CapabilitiesFile]:
+    """capabilities/<stack-id>.yaml: one file per stack, named by its id (optional directory)."""
+    found: list[CapabilitiesFile] = []
+    paths = sorted(directory.glob("*")) if directory.is_dir() else []
+    for path in paths:
+        if path.name.startswith(".") or path.is_dir():
+            continue
+        if path.suffix != ".yaml":
+            problems.append(Problem(display_path(path), 0, 0, "", "only .yaml files belong in capabilities/",
+                                    "rename it to <stack-id>.yaml", rule="layout"))
+            continue
+        loaded, value = _load_one(path, CapabilitiesFile, problems)
+        if loaded is None or value is None:
+            if loaded is not None:
+                broken.add(f"capabilities:{path.stem}")
+            continue
+        files[f"capabilities:{path.stem}"] = loaded
+        if value.stack != path.stem:
+            line, column = Locator(loaded.text).position(("stack",))
+            problems.append(Problem(loaded.display, line, column, "stack",
+                                    f"stack '{value.stack}' does not match the file name '{path.name}'",
+                                    f"rename the file to {value.stack}.yaml or set stack: {path.stem}", rule="file-name"))
+            continue
+        found.append(value)
+    return found
 
 
 __all__ = ["FAMILIES_DIR", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",

@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .schema import Family, ProbeSnapshot, RegistryMeta, Release, Stack, TransformersSnapshot
+from .schema import CapabilitiesFile, Capability, Family, ProbeSnapshot, RegistryMeta, Release, Stack, TransformersSnapshot
 from .versions import version_key
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class Registry:
     families: list[Family] = field(default_factory=list)
     transformers: TransformersSnapshot | None = None
     probe: ProbeSnapshot | None = None  # upstream/probe.yaml: machine evidence, never a support status
+    capability_files: list[CapabilitiesFile] = field(default_factory=list)  # capabilities/<stack>.yaml
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
     files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", family_key(id), ...
     broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)
@@ -49,6 +50,14 @@ class Registry:
     @cached_property
     def family_by_id(self) -> dict[str, Family]:
         return {f.id: f for f in self.families}
+
+    @cached_property
+    def capabilities_by_stack(self) -> dict[str, list[Capability]]:
+        return {f.stack: list(f.capabilities) for f in self.capability_files}
+
+    def capabilities_of(self, stack_id: str) -> list[Capability]:
+        """The capability ranges of a stack (empty when it has no capabilities file)."""
+        return self.capabilities_by_stack.get(stack_id, [])
 
     @property
     def newest_release(self) -> str | None:

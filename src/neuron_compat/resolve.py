@@ -30,6 +30,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from .capabilities import ORIGIN_STACK, Effective, effective_of
 from .model_config import ModelConfigFacts
 from .versions import version_key
 from .views import (
@@ -97,11 +98,15 @@ class StackAnswer:
     attention: list[str]
     dtypes: list[str]
     quantization: list[str]
+    attention_origin: str | None
+    dtypes_origin: str | None
+    quantization_origin: str | None
     constraints: list[dict[str, Any]]
     notes: list[dict[str, Any]]
     caveats: list[Caveat]
     anchor: str | None
     sources: list[str]
+    capability_sources: list[str]
 
 
 @dataclass(frozen=True)
@@ -218,24 +223,31 @@ def _unknown_caveat(what: str, nearest: list[str]) -> Caveat:
     return Caveat(kind="unknown-model-type", limits=True, message=what + tail)
 
 
-def _row_caveats(facts: ModelConfigFacts, statement: Statement) -> list[Caveat]:
+def _whose(origin: str | None) -> str:
+    """'this statement's' or, for values inherited from the stack's capability, 'this stack's'."""
+    return "this stack's" if origin == ORIGIN_STACK else "this statement's"
+
+
+def _row_caveats(facts: ModelConfigFacts, statement: Statement, effective: Effective) -> list[Caveat]:
     caveats: list[Caveat] = []
-    if facts.dtype_raw is not None and statement.dtypes and facts.dtype not in statement.dtypes:
+    dtypes = effective.dtypes
+    if facts.dtype_raw is not None and dtypes.values and facts.dtype not in dtypes.values:
         caveats.append(Caveat(kind="dtype-not-listed", limits=False,
-                              message=f"checkpoint dtype {facts.dtype or facts.dtype_raw} is not among this statement's "
-                              f"dtypes ({', '.join(statement.dtypes)}); the stack may cast it"))
-    attention = facts.attn_implementation
-    if attention is not None and statement.attention and "native" not in statement.attention \
-            and attention not in statement.attention:
+                              message=f"checkpoint dtype {facts.dtype or facts.dtype_raw} is not among {_whose(dtypes.origin)} "
+                              f"dtypes ({', '.join(dtypes.values)}); the stack may cast it"))
+    attention, listed_attention = facts.attn_implementation, effective.attention
+    if attention is not None and listed_attention.values and "native" not in listed_attention.values \
+            and attention not in listed_attention.values:
         caveats.append(Caveat(kind="attention-not-listed", limits=True,
-                              message=f"attn_implementation {attention} is not among this statement's attention "
-                              f"implementations ({', '.join(statement.attention)})"))
+                              message=f"attn_implementation {attention} is not among {_whose(listed_attention.origin)} "
+                              f"attention implementations ({', '.join(listed_attention.values)})"))
     quantization = facts.quantization
-    if quantization is not None and (quantization.id is None or quantization.id not in statement.quantization):
-        listed = ", ".join(statement.quantization) or "none listed"
+    methods = effective.quantization
+    if quantization is not None and (quantization.id is None or quantization.id not in methods.values):
+        listed = ", ".join(methods.values) or "none listed"
         caveats.append(Caveat(kind="quantization-not-listed", limits=True,
-                              message=f"quantization {quantization.id or quantization.method} is not among this "
-                              f"statement's quantization methods ({listed})"))
+                              message=f"quantization {quantization.id or quantization.method} is not among "
+                              f"{_whose(methods.origin)} quantization methods ({listed})"))
     for constraint in statement.constraints:
         kind = str(constraint.kind)
         if kind == "max-sequence-length" and facts.max_position_embeddings is not None \
@@ -250,8 +262,8 @@ def _row_caveats(facts: ModelConfigFacts, statement: Statement) -> list[Caveat]:
 
 
 def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_caveats: list[Caveat],
-            release: str) -> StackAnswer:
-    caveats = _row_caveats(facts, statement)
+            release: str, effective: Effective) -> StackAnswer:
+    caveats = _row_caveats(facts, statement, effective)
     status = str(statement.status)
     verdict = status
     if status == "supported" and any(c.limits for c in caveats + family_caveats):
@@ -266,12 +278,14 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
         hardware=[str(h) for h in statement.hardware], status=status, verdict=verdict, display_status=display,
         since=statement.since, until=statement.until,
         stack_since=statement.stack_since, stack_until=statement.stack_until,
-        attention=[str(a) for a in statement.attention], dtypes=[str(d) for d in statement.dtypes],
-        quantization=[str(q) for q in statement.quantization],
+        attention=list(effective.attention.values), dtypes=list(effective.dtypes.values),
+        quantization=list(effective.quantization.values), attention_origin=effective.attention.origin,
+        dtypes_origin=effective.dtypes.origin, quantization_origin=effective.quantization.origin,
         constraints=[_plain(c) for c in statement.constraints],
         notes=[_plain(n) for n in statement.notes
                if n.release is None or version_key(n.release) <= version_key(release)],
         caveats=caveats, anchor=statement.anchor, sources=[s.url for s in statement.sources],
+        capability_sources=list(effective.capability_sources),
     )
 
 
@@ -300,10 +314,10 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
         stack=stack.id, stack_name=stack.name, workload=workload,
         hardware=list(dict.fromkeys(str(h) for s in group for h in s.hardware)), status=status, verdict=status,
         display_status=status, since=None, until=None, stack_since=None, stack_until=None,
-        attention=[], dtypes=[], quantization=[], constraints=[], notes=[],
-        caveats=[Caveat(kind=kind, limits=False, message=message)],
+        attention=[], dtypes=[], quantization=[], attention_origin=None, dtypes_origin=None, quantization_origin=None,
+        constraints=[], notes=[], caveats=[Caveat(kind=kind, limits=False, message=message)],
         anchor=group[0].anchor if group else None,
-        sources=list(dict.fromkeys(src.url for s in group for src in s.sources)),
+        sources=list(dict.fromkeys(src.url for s in group for src in s.sources)), capability_sources=[],
     )
 
 
@@ -341,7 +355,8 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                 shipped = stack_shipped(candidate, release)
                 holding = [s for s in statements if covers(s, release)] if shipped else []
                 if holding:
-                    answers += [_answer(candidate, s, facts, family_caveats, release) for s in holding]
+                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_of(registry, s))
+                                for s in holding]
                 elif statements or (stack is not None and wanted in candidate.workloads):
                     answers.append(_absent_answer(candidate, wanted, statements, release, family))
         no_statement = [

@@ -299,6 +299,44 @@ class Family(Model):
         return self
 
 
+# --- capabilities/<stack-id>.yaml ----------------------------------------------------------------
+
+
+class Capability(Model):
+    """What a stack accepts for one workload on some hardware over a Neuron release range.
+
+    Statements of that stack inherit these values when they state none of their own; values a statement
+    does state must be among them (rule `capability-subset`) unless one of its notes says why not.
+    """
+
+    workload: Workload = Field(description="The workload these values hold for.")
+    hardware: list[Hardware] = Field(min_length=1, description="Hardware these values hold on.")
+    since: NeuronVersion = Field(description="First Neuron release where these values hold.")
+    until: NeuronVersion | None = Field(default=None, description="First Neuron release where they no longer hold (exclusive).")
+    stack_since: StackVersionText | None = Field(
+        default=None, description="For a stack with its own version line: its first version with these values.")
+    stack_until: StackVersionText | None = Field(
+        default=None, description="For a stack with its own version line: its first version without them.")
+    attention: list[Attention] = Field(default_factory=list, description="Attention implementations the stack runs, per the sources.")
+    dtypes: list[Dtype] = Field(default_factory=list, description="Data types the stack accepts, per the sources.")
+    quantization: list[Quantization] = Field(default_factory=list, description="Quantization modes the stack offers, per the sources.")
+    notes: list[Note] = Field(default_factory=list, description="Remarks on these values (what they cover, where they differ).")
+    sources: list[Source] = Field(min_length=1, description="Where these values come from: a versioned docs page or a source file at a tag.")
+
+    @model_validator(mode="after")
+    def _states_something(self) -> Capability:
+        if not (self.attention or self.dtypes or self.quantization):
+            raise ValueError("a capability range needs at least one of attention, dtypes or quantization")
+        return self
+
+
+class CapabilitiesFile(Model):
+    """registry/capabilities/<stack-id>.yaml: the capability ranges of one stack."""
+
+    stack: Slug = Field(description="The stack id from stacks.yaml; must equal the file name without .yaml.")
+    capabilities: list[Capability] = Field(min_length=1, description="The stack's capability ranges.")
+
+
 # --- registry/upstream/ -------------------------------------------------------------------------
 
 
@@ -416,11 +454,39 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "releases": ReleasesFile,
     "stacks": StacksFile,
     "registry": RegistryMeta,
+    "capabilities": CapabilitiesFile,
 }
 """The registry files that get a JSON Schema (`neuron-compat schema`), by schema name."""
 
 
 # --- the compiled registry (export --json, api/registry.json, the bundled snapshot) --------------
+
+
+class EffectiveField(Model):
+    """One effective field of a statement: its values and where they come from."""
+
+    values: list[str] = Field(description="The values that hold (empty when neither the statement nor its stack says).")
+    origin: str | None = Field(description="'family' (stated for this family), 'stack' (from the stack's capability) or null.")
+
+
+class Effective(Model):
+    """A statement's effective attention, dtypes and quantization (capabilities.effective_values)."""
+
+    attention: EffectiveField
+    dtypes: EffectiveField
+    quantization: EffectiveField
+    capability_sources: list[str] = Field(
+        default_factory=list, description="Source URLs of the capability ranges values were inherited from.")
+
+
+class CompiledStatement(Statement):
+    """A statement as the compiled document carries it: the YAML fields plus its effective values."""
+
+    effective: Effective | None = Field(default=None, description="Effective values (added by export).")
+
+
+class CompiledFamily(Family):
+    support: list[CompiledStatement] = Field(default_factory=list)
 
 
 class RegistryDocument(BaseModel):
@@ -437,6 +503,8 @@ class RegistryDocument(BaseModel):
     newest_release: NeuronVersion | None = Field(default=None, description="The newest Neuron release listed.")
     releases: list[Release] = Field(description="releases.yaml, oldest first.")
     stacks: list[Stack] = Field(description="stacks.yaml, in its order.")
-    families: list[Family] = Field(description="Every family, by id.")
+    families: list[CompiledFamily] = Field(description="Every family, by id; statements carry `effective`.")
+    capabilities: list[CapabilitiesFile] = Field(
+        default_factory=list, description="registry/capabilities/*.yaml, by stack id.")
     probe: ProbeSnapshot | None = Field(
         default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")

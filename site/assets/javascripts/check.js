@@ -428,23 +428,51 @@
     return [null, null, [unknownCaveat("model_type '" + modelType + "' is not in the registry", nearest)], nearest];
   }
 
-  function rowCaveats(model, statement) {
+  // A statement's effective values as export.py wrote them (capabilities.py: own values, else its stack's).
+  function effectiveOf(statement) {
+    var none = { values: [], origin: null };
+    var effective = statement.effective || {};
+    return {
+      attention: effective.attention || none, dtypes: effective.dtypes || none,
+      quantization: effective.quantization || none, capability_sources: effective.capability_sources || []
+    };
+  }
+
+  // The same words as `check`'s table (capabilities.ORIGIN_LABELS).
+  var ORIGIN_LABELS = { stack: "from the stack", family: "stated for this family" };
+
+  function valuesLine(answer) {
+    return ["attention", "dtypes", "quantization"].filter(function (name) { return answer[name].length; })
+      .map(function (name) {
+        return name + ": " + answer[name].join(", ") + " (" + (ORIGIN_LABELS[answer[name + "_origin"]] || "not stated") + ")";
+      }).join("; ");
+  }
+
+  function whose(origin) {
+    return origin === "stack" ? "this stack's" : "this statement's";
+  }
+
+  function rowCaveats(model, statement, effective) {
     var caveats = [];
-    if (model.dtype_raw !== null && statement.dtypes.length && statement.dtypes.indexOf(model.dtype) < 0) {
+    var dtypes = effective.dtypes;
+    if (model.dtype_raw !== null && dtypes.values.length && dtypes.values.indexOf(model.dtype) < 0) {
       caveats.push(caveat("dtype-not-listed", false, "checkpoint dtype " + (model.dtype || model.dtype_raw) +
-        " is not among this statement's dtypes (" + statement.dtypes.join(", ") + "); the stack may cast it"));
+        " is not among " + whose(dtypes.origin) + " dtypes (" + dtypes.values.join(", ") + "); the stack may cast it"));
     }
     var attention = model.attn_implementation;
-    if (attention !== null && statement.attention.length && statement.attention.indexOf("native") < 0 &&
-        statement.attention.indexOf(attention) < 0) {
+    var listedAttention = effective.attention;
+    if (attention !== null && listedAttention.values.length && listedAttention.values.indexOf("native") < 0 &&
+        listedAttention.values.indexOf(attention) < 0) {
       caveats.push(caveat("attention-not-listed", true, "attn_implementation " + attention +
-        " is not among this statement's attention implementations (" + statement.attention.join(", ") + ")"));
+        " is not among " + whose(listedAttention.origin) + " attention implementations (" +
+        listedAttention.values.join(", ") + ")"));
     }
     var quantization = model.quantization;
-    if (quantization !== null && (quantization.id === null || statement.quantization.indexOf(quantization.id) < 0)) {
-      var listed = statement.quantization.join(", ") || "none listed";
+    var methods = effective.quantization;
+    if (quantization !== null && (quantization.id === null || methods.values.indexOf(quantization.id) < 0)) {
+      var listed = methods.values.join(", ") || "none listed";
       caveats.push(caveat("quantization-not-listed", true, "quantization " + (quantization.id || quantization.method) +
-        " is not among this statement's quantization methods (" + listed + ")"));
+        " is not among " + whose(methods.origin) + " quantization methods (" + listed + ")"));
     }
     statement.constraints.forEach(function (constraint) {
       var kind = constraint.kind;
@@ -465,7 +493,8 @@
   }
 
   function answerFor(stack, statement, model, familyCaveats, release) {
-    var caveats = rowCaveats(model, statement);
+    var effective = effectiveOf(statement);
+    var caveats = rowCaveats(model, statement, effective);
     var status = statement.status;
     var verdict = status;
     if (status === "supported" && caveats.concat(familyCaveats).some(function (c) { return c.limits; })) verdict = "partial";
@@ -480,7 +509,9 @@
       display_status: verdict === "supported" && requirements ? "supported-with-requirements" : verdict,
       since: nullable(statement.since), until: nullable(statement.until),
       stack_since: nullable(statement.stack_since), stack_until: nullable(statement.stack_until),
-      attention: statement.attention.slice(), dtypes: statement.dtypes.slice(), quantization: statement.quantization.slice(),
+      attention: effective.attention.values.slice(), dtypes: effective.dtypes.values.slice(),
+      quantization: effective.quantization.values.slice(), attention_origin: effective.attention.origin,
+      dtypes_origin: effective.dtypes.origin, quantization_origin: effective.quantization.origin,
       constraints: statement.constraints.map(function (c) {
         return { kind: c.kind, name: nullable(c.name), value: nullable(c.value), note: nullable(c.note) };
       }),
@@ -488,7 +519,8 @@
         return n.release === null || n.release === undefined || compareVersions(n.release, release) <= 0;
       }).map(function (n) { return { release: nullable(n.release), text: n.text }; }),
       caveats: caveats, anchor: statement.stack + "-" + statement.workload,
-      sources: statement.sources.map(function (s) { return s.url; })
+      sources: statement.sources.map(function (s) { return s.url; }),
+      capability_sources: effective.capability_sources.slice()
     };
   }
 
@@ -526,10 +558,10 @@
     return {
       stack: stack.id, stack_name: stack.name, workload: workload, hardware: unique(hardware),
       status: status, verdict: status, display_status: status, since: null, until: null, stack_since: null,
-      stack_until: null, attention: [], dtypes: [], quantization: [], constraints: [], notes: [],
-      caveats: [caveat(kind, false, message)],
+      stack_until: null, attention: [], dtypes: [], quantization: [], attention_origin: null, dtypes_origin: null,
+      quantization_origin: null, constraints: [], notes: [], caveats: [caveat(kind, false, message)],
       anchor: group.length ? group[0].stack + "-" + group[0].workload : null,
-      sources: unique(sources)
+      sources: unique(sources), capability_sources: []
     };
   }
 
@@ -690,7 +722,7 @@
     if (verdict.answers.length) {
       var table = element("table", "nc-check-table");
       var head = element("tr");
-      ["Stack", "Workload", "Hardware", "Verdict", "Since", "Until", "Caveats"].forEach(function (h) { head.appendChild(element("th", null, h)); });
+      ["Stack", "Workload", "Hardware", "Verdict", "Since", "Until", "Attention / dtypes", "Caveats"].forEach(function (h) { head.appendChild(element("th", null, h)); });
       var thead = element("thead");
       thead.appendChild(head);
       table.appendChild(thead);
@@ -713,6 +745,7 @@
         row.appendChild(element("td", "nc-verdict", a.display_status));
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
+        row.appendChild(element("td", "nc-check-values", valuesLine(a) || "\u2014"));
         var notes = element("td");
         if (a.caveats.length) {
           var ul = element("ul");

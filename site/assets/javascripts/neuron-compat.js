@@ -68,7 +68,8 @@
       if (position < at(stack.since, -1) || position >= at(stack.end_of_support, Infinity)) return;
       var status = s.status;
       if (position > at(stack.horizon, Infinity) && status !== "unknown") status = "unknown";
-      held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since, stale: !!s.stale });
+      held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since, stale: !!s.stale,
+        dtypesOrigin: s.dtypes_origin ? [s.dtypes_origin] : [], attentionOrigin: s.attention_origin ? [s.attention_origin] : [] });
     });
     return held;
   }
@@ -116,6 +117,19 @@
       return td;
     }
 
+    // Effective values (capabilities.py) and where they come from: the family's statement or the stack.
+    var ORIGIN_LABELS = { stack: "from the stack", family: "stated for this family" };
+    function valuesCell(tr, css, values, origins) {
+      var td = cell(tr, css, values.join(", "));
+      if (values.length && origins.length) {
+        var origin = document.createElement("span");
+        origin.className = "nc-origin";
+        origin.textContent = " (" + origins.map(function (o) { return ORIGIN_LABELS[o] || o; }).join("; ") + ")";
+        td.appendChild(origin);
+      }
+      return td;
+    }
+
     function rowElement(row) {
       var tr = document.createElement("tr");
       tr.className = "nc-row nc-row--" + (STATUS_CSS[row.status[0]] || "none");
@@ -139,8 +153,8 @@
         status.appendChild(badge(s));
       });
       cell(tr, "nc-cell-hardware", row.hardware.join(", "));
-      cell(tr, "nc-cell-dtype", row.dtype.join(", "));
-      cell(tr, "nc-cell-attention", row.attention.join(", "));
+      valuesCell(tr, "nc-cell-dtype", row.dtype, row.dtypeOrigin);
+      valuesCell(tr, "nc-cell-attention", row.attention, row.attentionOrigin);
       cell(tr, "nc-cell-since", row.since.join(", "));
       return tr;
     }
@@ -257,6 +271,7 @@
           name: family.name, url: family.url, text: family.text, stackName: stack.name || key[1],
           status: statuses,
           hardware: union(list, "hardware"), dtype: union(list, "dtypes"), attention: union(list, "attention"),
+          dtypeOrigin: union(list, "dtypesOrigin"), attentionOrigin: union(list, "attentionOrigin"),
           since: Object.keys(sinces).sort(),
           stale: list.some(function (s) { return s.stale; })
         };

@@ -17,6 +17,8 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from ..capabilities import origin_label
+
 EXIT_BAD_INPUT = 1
 EXIT_UNREACHABLE = 2
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -137,6 +139,16 @@ def _facts_line(verdict) -> str:
     return " | ".join(parts)
 
 
+def _values_line(answer) -> str:
+    """'attention: sdpa (from the stack); dtypes: bf16, fp16 (stated for this family)' for a row."""
+    parts = []
+    for name in ("attention", "dtypes", "quantization"):
+        values, origin = getattr(answer, name), getattr(answer, f"{name}_origin")
+        if values:
+            parts.append(f"{name}: {', '.join(values)} ({origin_label(origin)})")
+    return "; ".join(parts)
+
+
 def render_table(verdict, source: str, registry: str, probe: dict | None = None) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row,
     and the portability probe's one line for the model type (machine evidence, not a verdict)."""
@@ -156,6 +168,9 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
         for answer, row in zip(verdict.answers, rows):
             lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+            values = _values_line(answer)
+            if values:
+                lines.append(f"    {values}")
             for caveat in answer.caveats:
                 lines.append(f"    ! {caveat.message}")
         lines.append("")

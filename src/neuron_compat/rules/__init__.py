@@ -7,6 +7,8 @@ from ..problems import Problem
 from ..registry_model import Registry
 from ..schema_errors import field_path
 from . import (
+    capability_ranges,
+    capability_subset,
     catalogue_order,
     known_references,
     optimum_neuron_registrations,
@@ -29,6 +31,8 @@ RULES: tuple[Rule, ...] = (
     stack_version_line.RULE,
     stack_lifecycle.RULE,
     optimum_neuron_registrations.RULE,
+    capability_ranges.RULE,
+    capability_subset.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:

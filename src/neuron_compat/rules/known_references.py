@@ -10,7 +10,7 @@ from ..registry_model import Registry
 from .base import Finding, Rule, family_key
 
 
-def _release_hint(version: str, known: list[str]) -> str:
+def release_hint(version: str, known: list[str]) -> str:
     close = difflib.get_close_matches(version, known, n=1, cutoff=0.6)
     if close:
         return f"did you mean '{close[0]}'? known releases: {known[0]} to {known[-1]}"
@@ -39,11 +39,11 @@ def check(registry: Registry) -> Iterator[Finding]:
             value = getattr(listed, name)
             if missing_release(value):
                 yield Finding("stacks", ("stacks", index, name), f"release '{value}' is not in releases.yaml",
-                              _release_hint(value, ordered))
+                              release_hint(value, ordered))
         for v_index, version in enumerate(listed.versions):
             if missing_release(version.neuron):
                 yield Finding("stacks", ("stacks", index, "versions", v_index, "neuron"),
-                              f"release '{version.neuron}' is not in releases.yaml", _release_hint(version.neuron, ordered))
+                              f"release '{version.neuron}' is not in releases.yaml", release_hint(version.neuron, ordered))
 
     for family in registry.families:
         key = family_key(family.id)
@@ -57,15 +57,15 @@ def check(registry: Registry) -> Iterator[Finding]:
                 value = getattr(statement, name)
                 if missing_release(value):
                     yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
-                                  _release_hint(value, ordered))
+                                  release_hint(value, ordered))
             for n_index, note in enumerate(statement.notes):
                 if missing_release(note.release):
                     yield Finding(key, (*where, "notes", n_index, "release"),
-                                  f"release '{note.release}' is not in releases.yaml", _release_hint(note.release, ordered))
+                                  f"release '{note.release}' is not in releases.yaml", release_hint(note.release, ordered))
             for r_index, source in enumerate(statement.sources):
                 if missing_release(source.release):
                     yield Finding(key, (*where, "sources", r_index, "release"),
-                                  f"release '{source.release}' is not in releases.yaml", _release_hint(source.release, ordered))
+                                  f"release '{source.release}' is not in releases.yaml", release_hint(source.release, ordered))
             if stack is not None:
                 own = [v.version for v in stack.versions]
                 for name in ("stack_since", "stack_until"):

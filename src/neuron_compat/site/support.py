@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..capabilities import Effective, effective_values
 from ..registry_model import Registry
 from ..schema import Family, Stack, Statement
 from ..views import Held, StackStates, beyond_horizon, held_at, stack_shipped, stack_states
@@ -30,6 +31,7 @@ class AnchoredStatement:
     statement: Statement
     anchor: str  # unique to this statement
     index: int  # position in family.support
+    effective: Effective  # its attention/dtypes/quantization, own or from its stack (capabilities.py)
 
 
 @dataclass
@@ -62,7 +64,8 @@ def statement_groups(registry: Registry, family: Family) -> list[StatementGroup]
         key = (statement.stack, str(statement.workload))
         if key not in groups:
             groups[key] = StatementGroup(registry.stack_by_id[statement.stack], str(statement.workload))
-        groups[key].statements.append(AnchoredStatement(statement, unique_anchor(statement), index))
+        effective = effective_values(registry.capabilities_of(statement.stack), statement)
+        groups[key].statements.append(AnchoredStatement(statement, unique_anchor(statement), index, effective))
     return sorted(
         groups.values(),
         key=lambda g: (stack_rank.get(g.stack.id, len(stack_rank)), WORKLOAD_ORDER.index(g.workload)),

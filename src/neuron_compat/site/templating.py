@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from ..capabilities import origin_label
 from ..schema import Parallelism, Statement
 from ..views import constraint_value, display_status
 from .presentation import describe, humanize, status_style
@@ -81,6 +82,7 @@ def environment() -> Environment:
         constraint_value=constraint_value,
         host=host,
         preformatted=preformatted,
+        origin_label=origin_label,
     )
     return env
 

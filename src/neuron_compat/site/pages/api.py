@@ -64,7 +64,7 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
         "format": 1,
         "data_version": registry.meta.data_version if registry.meta else None,
         "newest_release": release,
-        "family": family_to_json(family),
+        "family": family_to_json(family, registry),
         "computed": {"page": urls.family_url(family.id), "at_newest_release": computed},
     }
 

@@ -17,6 +17,8 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from ...schema import (
+    CapabilitiesFile,
+    Capability,
     TYPE_LABEL,
     Constraint,
     Family,
@@ -41,6 +43,9 @@ MODELS: list[tuple[str, type[BaseModel], str]] = [
     ("release", Release, "One entry of `releases` in `registry/releases.yaml`."),
     ("stack", Stack, "One entry of `stacks` in `registry/stacks.yaml`."),
     ("stack-version", StackVersion, "One entry of a stack's `versions` list."),
+    ("capabilities", CapabilitiesFile, "A file `registry/capabilities/<stack-id>.yaml`: one stack's capability ranges."),
+    ("capability", Capability, "One entry of a capabilities file's `capabilities` list; statements of the stack "
+     "that leave attention, dtypes or quantization empty show these values, marked \"from the stack\"."),
 ]
 
 EXAMPLE_FAMILY = """\

@@ -14,6 +14,7 @@ from typing import Any
 
 from ...registry_model import Registry
 from ...views import display_status, stack_horizon
+from ...capabilities import effective_values
 from ...vocabulary import Attention, Dtype, Hardware, Workload
 from .. import urls
 from ..freshness import Freshness
@@ -36,6 +37,7 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
             key = (family.id, statement.stack, str(statement.workload))
             if key not in index:
                 continue
+            effective = effective_values(registry.capabilities_of(statement.stack), statement)
             statements.append({
                 "row": index[key],
                 "stack": statement.stack,
@@ -43,8 +45,10 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
                 "until": statement.until,
                 "status": display_status(statement),
                 "hardware": [str(h) for h in statement.hardware],
-                "dtypes": [str(d) for d in statement.dtypes],
-                "attention": [str(a) for a in statement.attention],
+                "dtypes": list(effective.dtypes.values),
+                "attention": list(effective.attention.values),
+                "dtypes_origin": effective.dtypes.origin,
+                "attention_origin": effective.attention.origin,
                 "stale": freshness.is_stale(statement),
             })
     families = {

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from ...capabilities import FIELDS, effective_values, origin_label
 from ...registry_model import Registry
-from ...views import Change, cells_at, diff_cells, stack_shipped
+from ...views import Change, cells_at, covers, diff_cells, stack_shipped
 from .. import urls
 from ..presentation import NO_STATEMENT
 from ..support import unique_anchor
@@ -30,9 +31,26 @@ class ChangeLine:
     before: str
     after: str
     url: str
+    values: str = ""  # effective attention / dtypes / quantization with their origin (capabilities.py)
 
 
-def fold(registry: Registry, changes: list[Change], from_url: str) -> dict[str, list[ChangeLine]]:
+def values_text(registry: Registry, family_id: str, stack_id: str, workload: str, hardware: str, release: str | None) -> str:
+    """The effective values of the statement behind a cell at `release`, as the family page shows them."""
+    if release is None:
+        return ""
+    for statement in registry.family_by_id[family_id].support:
+        if statement.stack == stack_id and str(statement.workload) == workload and hardware in statement.hardware \
+                and covers(statement, release):
+            effective = effective_values(registry.capabilities_of(stack_id), statement)
+            return "; ".join(f"{name}: {', '.join(effective.field(name).values)} ({origin_label(effective.field(name).origin)})"
+                             for name in FIELDS if effective.field(name).values)
+    return ""
+
+
+def fold(registry: Registry, changes: list[Change], from_url: str, release: str | None = None,
+         previous: str | None = None) -> dict[str, list[ChangeLine]]:
+    """Changes folded by hardware; with `release` (and `previous`), each line carries its effective values
+    (of the statement after the change, or before it for a removal)."""
     grouped: dict[tuple[str, str, str, str, str | None, str | None], list[str]] = defaultdict(list)
     for change in changes:
         key = (change.kind, change.key.family, change.key.stack, change.key.workload, change.before, change.after)
@@ -45,6 +63,7 @@ def fold(registry: Registry, changes: list[Change], from_url: str) -> dict[str, 
             kind, family_id, family.name, stack.name, workload, sorted(hardware),
             before or NO_STATEMENT, after or NO_STATEMENT,
             urls.relative_url(urls.family_url(family_id, f"{stack_id}-{workload}"), from_url),
+            values_text(registry, family_id, stack_id, workload, hardware[0], previous if kind == "removed" else release),
         ))
     return folded
 
@@ -84,7 +103,7 @@ def release_page(registry: Registry, version: str, changes_at: list[Change]) -> 
     position = versions.index(version)
     previous = versions[position - 1] if position > 0 else None
     following = versions[position + 1] if position + 1 < len(versions) else None
-    changes = fold(registry, changes_at, url)
+    changes = fold(registry, changes_at, url, version, previous)
     context = {
         "release": release,
         "previous": previous,

@@ -1,0 +1,79 @@
+"""Capability files: the stack and releases they name exist, and ranges of one stack do not overlap.
+
+Ranges of one stack that share a workload and hardware must not overlap in releases: a statement inherits
+the values of every range it touches, so two ranges for the same releases would make its values ambiguous.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from ..registry import Registry
+from ..versions import version_key
+from .base import Finding, Rule
+from .known_references import release_hint
+
+
+def _bounds(since: str, until: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return version_key(since), version_key(until) if until else (10**9,)
+
+
+def check(registry: Registry) -> Iterator[Finding]:
+    releases = registry.release_versions
+    known = set(releases)
+    stacks = registry.stack_by_id
+    for capability_file in registry.capability_files:
+        key = f"capabilities:{capability_file.stack}"
+        stack = stacks.get(capability_file.stack)
+        if stack is None:
+            if "stacks" not in registry.broken:
+                close = difflib.get_close_matches(capability_file.stack, sorted(stacks), n=1, cutoff=0.6)
+                hint = f"did you mean '{close[0]}'?" if close else "known stacks: " + ", ".join(sorted(stacks))
+                yield Finding(key, ("stack",), f"stack '{capability_file.stack}' is not in stacks.yaml", hint)
+            continue
+        own = [v.version for v in stack.versions]
+        for index, capability in enumerate(capability_file.capabilities):
+            where = ("capabilities", index)
+            for name in ("since", "until"):
+                value = getattr(capability, name)
+                if value is not None and "releases" not in registry.broken and value not in known:
+                    yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
+                                  release_hint(value, releases))
+            for name in ("stack_since", "stack_until"):
+                value = getattr(capability, name)
+                if value is None:
+                    continue
+                if not own:
+                    yield Finding(key, (*where, name), f"stack '{stack.id}' has no version line of its own",
+                                  "remove this field; use since/until (Neuron releases)")
+                elif value not in own:
+                    yield Finding(key, (*where, name), f"'{value}' is not a known {stack.id} version in stacks.yaml",
+                                  f"known {stack.id} versions: {own[0]} to {own[-1]}")
+            if str(capability.workload) not in [str(w) for w in stack.workloads]:
+                yield Finding(key, (*where, "workload"),
+                              f"stack '{stack.id}' offers no {capability.workload} workload in stacks.yaml",
+                              "use one of: " + ", ".join(str(w) for w in stack.workloads))
+            start, end = _bounds(capability.since, capability.until)
+            if capability.until is not None and start >= end:
+                yield Finding(key, (*where, "until"),
+                              f"until '{capability.until}' must be a later release than since '{capability.since}'",
+                              "until is the first release where the values no longer hold")
+                continue
+            for other_index, other in enumerate(capability_file.capabilities[:index]):
+                shared = sorted({str(h) for h in other.hardware} & {str(h) for h in capability.hardware})
+                if str(other.workload) != str(capability.workload) or not shared:
+                    continue
+                o_start, o_end = _bounds(other.since, other.until)
+                if start < o_end and o_start < end:
+                    yield Finding(key, (*where, "since"),
+                                  f"overlaps capabilities[{other_index}] ({capability.workload} on {', '.join(shared)})",
+                                  f"set until on capabilities[{other_index}] to this range's since, or split the hardware")
+
+
+RULE = Rule(
+    name="capability-ranges",
+    description="Capability files name a known stack, releases and stack versions, and ranges of one "
+    "stack/workload/hardware do not overlap in releases.",
+    check=check,
+)

@@ -1,0 +1,46 @@
+"""A statement's own attention, dtypes and quantization lie within its stack's capability.
+
+The capability ranges compared are those the statement would inherit from (capabilities.covering). A value
+outside them is allowed only when one of the statement's notes names it (in any letter case, in backticks
+or plain), saying why the family differs from the stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..capabilities import FIELDS, capability_values, covering
+from ..registry import Registry
+from .base import Finding, Rule, family_key
+
+
+def check(registry: Registry) -> Iterator[Finding]:
+    for family in registry.families:
+        key = family_key(family.id)
+        for index, statement in enumerate(family.support):
+            ranges = covering(registry.capabilities_of(statement.stack), statement)
+            if not ranges:
+                continue
+            notes = " ".join(note.text for note in statement.notes).lower()
+            for name in FIELDS:
+                allowed = capability_values(ranges, name)
+                if not allowed:
+                    continue
+                for v_index, value in enumerate(getattr(statement, name)):
+                    if str(value) in allowed or str(value).lower() in notes:
+                        continue
+                    yield Finding(
+                        key, ("support", index, name, v_index),
+                        f"'{value}' is not in the {name} of {statement.stack}'s capability for {statement.workload} "
+                        f"on {', '.join(str(h) for h in statement.hardware)} ({', '.join(allowed)})",
+                        f"fix the value, widen registry/capabilities/{statement.stack}.yaml with a source, "
+                        f"or add a note naming '{value}' and saying why this family differs",
+                    )
+
+
+RULE = Rule(
+    name="capability-subset",
+    description="A statement's own attention, dtypes and quantization are among its stack's capability values "
+    "for that workload, hardware and release range, unless a note of the statement names the exception.",
+    check=check,
+)
