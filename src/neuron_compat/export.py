@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .compiled import FORMAT_VERSION
 from .capabilities import effective_values
+from .compiled import FORMAT_VERSION
 from .registry_model import Registry
 from .schema import Family
 

@@ -8,7 +8,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .schema import CapabilitiesFile, Capability, Family, ProbeSnapshot, RegistryMeta, Release, Stack, TransformersSnapshot
+from .schema import (
+    CapabilitiesFile,
+    Capability,
+    Family,
+    ProbeSnapshot,
+    RegistryMeta,
+    Release,
+    Stack,
+    TransformersSnapshot,
+)
 from .versions import version_key
 
 if TYPE_CHECKING:

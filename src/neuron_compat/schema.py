@@ -472,9 +472,9 @@ class EffectiveField(Model):
 class Effective(Model):
     """A statement's effective attention, dtypes and quantization (capabilities.effective_values)."""
 
-    attention: EffectiveField
-    dtypes: EffectiveField
-    quantization: EffectiveField
+    attention: EffectiveField = Field(description="Effective attention implementations and their origin.")
+    dtypes: EffectiveField = Field(description="Effective data types and their origin.")
+    quantization: EffectiveField = Field(description="Effective quantization modes and their origin.")
     capability_sources: list[str] = Field(
         default_factory=list, description="Source URLs of the capability ranges values were inherited from.")
 
@@ -486,7 +486,8 @@ class CompiledStatement(Statement):
 
 
 class CompiledFamily(Family):
-    support: list[CompiledStatement] = Field(default_factory=list)
+    support: list[CompiledStatement] = Field(  # type: ignore[assignment]  # a compiled family holds compiled statements
+        default_factory=list, description="The family's statements, each with its effective values.")
 
 
 class RegistryDocument(BaseModel):

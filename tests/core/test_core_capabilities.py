@@ -33,7 +33,7 @@ def test_a_statement_without_values_inherits_the_overlapping_ranges_of_its_stack
     registry = load_registry(FIXTURE).registry
     bert = _statement(registry, "bert", 0)  # optimum-neuron 2.20.0 onwards: both ranges overlap it
     effective = effective_values(registry.capabilities_of("optimum-neuron"), bert)
-    assert effective.dtypes.values == ("fp32", "bf16", "fp16")
+    assert effective.dtypes.values == ("fp32", "bf16", "fp8", "fp16")
     assert effective.dtypes.origin == "stack"
     assert effective.attention.values == () and effective.attention.origin is None
     assert effective.capability_sources == ("https://huggingface.co/docs/optimum-neuron/index",)
@@ -50,11 +50,11 @@ def test_values_a_statement_states_are_its_own() -> None:
 
 def test_a_range_ending_before_the_statement_starts_is_not_inherited(registry_dir: Path) -> None:
     path = registry_dir / "capabilities" / "optimum-neuron.yaml"
-    path.write_text(path.read_text().replace('since: "2.21.0"\n    stack_since: "0.0.27"\n    dtypes: [fp32, bf16, fp16]',
+    path.write_text(path.read_text().replace('since: "2.21.0"\n    stack_since: "0.0.27"\n    dtypes: [fp32, bf16, fp16, fp8]',
                                              'since: "2.21.0"\n    stack_since: "0.0.27"\n    dtypes: [fp16]'))
     registry = load_registry(registry_dir).registry
     llama_on = _statement(registry, "llama", 1)  # optimum-neuron 2.20.0 until 2.22.0 on inf2: touches both
-    assert effective_values(registry.capabilities_of("optimum-neuron"), llama_on).dtypes.values == ("fp32", "bf16", "fp16")
+    assert effective_values(registry.capabilities_of("optimum-neuron"), llama_on).dtypes.values == ("fp32", "bf16", "fp8", "fp16")
     family = registry_dir / "families" / "bert.yaml"
     family.write_text(family.read_text().replace('since: "2.20.0"', 'since: "2.21.0"'))
     registry = load_registry(registry_dir).registry
@@ -75,7 +75,7 @@ def test_the_compiled_document_carries_capabilities_and_effective_values() -> No
     assert [c["stack"] for c in document["capabilities"]] == ["nxd-inference", "optimum-neuron"]
     bert = next(f for f in document["families"] if f["id"] == "bert")["support"][0]
     assert bert["dtypes"] == []  # the statement's own field is kept as written
-    assert bert["effective"]["dtypes"] == {"values": ["fp32", "bf16", "fp16"], "origin": "stack"}
+    assert bert["effective"]["dtypes"] == {"values": ["fp32", "bf16", "fp8", "fp16"], "origin": "stack"}
 
 
 def test_check_prints_where_values_come_from(tmp_path: Path) -> None:
@@ -83,8 +83,8 @@ def test_check_prints_where_values_come_from(tmp_path: Path) -> None:
     config.write_text(json.dumps({"model_type": "bert", "architectures": ["BertModel"], "torch_dtype": "float32"}))
     result = subprocess.run([sys.executable, "-m", "neuron_compat.cli", "check", str(config), "--registry", str(FIXTURE),
                              "--neuron", "2.21.0"], capture_output=True, text=True, timeout=60, check=False)
-    assert "dtypes: fp32, bf16, fp16 (from the stack)" in result.stdout, result.stdout + result.stderr
+    assert "dtypes: fp32, bf16, fp8, fp16 (from the stack)" in result.stdout, result.stdout + result.stderr
     verdict = subprocess.run([sys.executable, "-m", "neuron_compat.cli", "check", str(config), "--registry", str(FIXTURE),
                               "--neuron", "2.21.0", "--json"], capture_output=True, text=True, timeout=60, check=False)
     answer = json.loads(verdict.stdout)["answers"][0]
-    assert (answer["dtypes"], answer["dtypes_origin"]) == (["fp32", "bf16", "fp16"], "stack")
+    assert (answer["dtypes"], answer["dtypes_origin"]) == (["fp32", "bf16", "fp8", "fp16"], "stack")

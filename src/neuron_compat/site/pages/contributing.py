@@ -17,9 +17,9 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from ...schema import (
+    TYPE_LABEL,
     CapabilitiesFile,
     Capability,
-    TYPE_LABEL,
     Constraint,
     Family,
     Note,

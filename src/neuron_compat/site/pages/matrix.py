@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...capabilities import effective_values
 from ...registry_model import Registry
 from ...views import display_status, stack_horizon
-from ...capabilities import effective_values
 from ...vocabulary import Attention, Dtype, Hardware, Workload
 from .. import urls
 from ..freshness import Freshness
