@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
         path = args.output_dir / f"hub-top-{task}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, HEADER + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120))
         typed = sum(1 for m in data["models"] if m["model_type"])
         print(f"{path}: {len(data['models'])} models, {typed} with a model_type")

@@ -8,13 +8,13 @@ the full validation there, then report problems under the real paths.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from .problems import Problem
 from .registry import FAMILIES_DIR
+from .scratch_dir import scratch_directory
 from .validation import validate_registry
 from .yaml_loading import display_path
 
@@ -32,8 +32,8 @@ def _mirror(root: Path, shadow: Path) -> None:
 def validate_with_changes(root: Path, changes: Mapping[str, str]) -> list[Problem]:
     """Problems of `root` with each relative path in `changes` holding the given text instead."""
     root = Path(root)
-    with tempfile.TemporaryDirectory(prefix="neuron-compat-check-") as tmp:
-        shadow = Path(tmp) / "registry"
+    with scratch_directory("neuron-compat-check-") as tmp:
+        shadow = tmp / "registry"
         shadow.mkdir()
         _mirror(root, shadow)
         for relative, text in changes.items():

@@ -11,12 +11,14 @@ statement, and families, releases, stacks and the data version are compared as w
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .registry_model import Registry
+from .safe_text import one_line
 from .schema import Family, Statement
 from .versions import version_key
 from .views import CellKey, cells_at, diff_cells, statement_fields_changed
@@ -112,7 +114,7 @@ class RegistryDiff:
             lines.append("No change to the published claims.")
         for heading, items in self.sections():
             lines.append(f"{heading}:")
-            lines.extend(f"  {item}" for item in items)
+            lines.extend(f"  {one_line(item)}" for item in items)
         return "\n".join(lines) + "\n"
 
     def render_markdown(self, title: str = "Changes to the published claims") -> str:
@@ -129,10 +131,14 @@ class RegistryDiff:
 
 
 def _markdown_text(text: str) -> str:
-    """Registry text inside a Markdown list item: no raw HTML, no @mentions that would notify people."""
-    text = text.replace(" -> ", " \u2192 ")
+    """Registry text inside a Markdown list item: one line, no raw HTML, no links or images, no @mentions."""
+    text = one_line(text).replace(" -> ", " \u2192 ")
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", text)  # `![x](u)` and `[x](u)` stay literal text
     return text.replace("@", "@\u2060")
+
+
+_MARKDOWN_PUNCTUATION = re.compile(r"[\\\[\]!*_`~]")
 
 
 def empty_registry() -> Registry:

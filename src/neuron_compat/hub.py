@@ -10,21 +10,19 @@ about 23 s. Every failure becomes a `HubError` with one line for a person, marke
 
 from __future__ import annotations
 
+import math
 import os
-import re
 import threading
 from dataclasses import dataclass
 from typing import Any
 
+from .bounded_read import FileTooLarge, UnreadableFile, read_regular_file
+from .hub_ids import is_valid_repo_id, is_valid_revision
 from .model_config import CONFIG_FILES, MAX_CONFIG_BYTES, ConfigError, parse_config_text
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
 HUB_DEADLINE_SECONDS = 20.0
 
-# Hub ids: optional namespace, then a name; letters, digits, '.', '_' and '-' only. No '..' and no '--'
-# (the Hub refuses both), so an id can never climb out of a URL path or the cache folder.
-_REPO_ID = re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
-_REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
 
 
 class HubError(Exception):
@@ -47,21 +45,28 @@ class HubConfig:
     data: Any
 
 
-def is_valid_repo_id(text: str) -> bool:
-    return bool(_REPO_ID.match(text)) and ".." not in text and "--" not in text and not text.endswith((".", "-"))
-
-
-def is_valid_revision(text: str) -> bool:
-    return bool(_REVISION.match(text)) and ".." not in text and "//" not in text and not text.endswith("/")
+MAX_TIMEOUT_SECONDS = 600.0
+_HUB_INTEGER_SETTINGS = ("HF_HUB_ETAG_TIMEOUT", "HF_HUB_DOWNLOAD_TIMEOUT")  # huggingface_hub int()s these on import
 
 
 def request_timeout() -> float:
-    """Seconds per Hub request: HF_HUB_ETAG_TIMEOUT when the user set it, else 10."""
+    """Seconds per Hub request: HF_HUB_ETAG_TIMEOUT when the user set a usable one, else 10 (at most 600)."""
     try:
         value = float(os.environ.get("HF_HUB_ETAG_TIMEOUT", DEFAULT_TIMEOUT_SECONDS))
     except ValueError:
         return DEFAULT_TIMEOUT_SECONDS
-    return value if value > 0 else DEFAULT_TIMEOUT_SECONDS
+    if not math.isfinite(value) or value <= 0:
+        return DEFAULT_TIMEOUT_SECONDS
+    return min(value, MAX_TIMEOUT_SECONDS)
+
+
+def _check_hub_settings() -> None:
+    """huggingface_hub reads these with int() when it is imported; a bad one would end in its traceback."""
+    for name in _HUB_INTEGER_SETTINGS:
+        value = os.environ.get(name)
+        if value and not (value.isascii() and value.strip().isdigit() and 0 < int(value) <= MAX_TIMEOUT_SECONDS):
+            raise HubError(f"{name}={value[:40]!r}: must be a whole number of seconds from 1 to "
+                           f"{MAX_TIMEOUT_SECONDS:g}")
 
 
 def fetch_config(repo_id: str, revision: str | None = None, deadline: float = HUB_DEADLINE_SECONDS) -> HubConfig:
@@ -71,6 +76,7 @@ def fetch_config(repo_id: str, revision: str | None = None, deadline: float = HU
                        "'.', '_' or '-')")
     if revision is not None and not is_valid_revision(revision):
         raise HubError(f"'{revision}' is not a valid revision (a branch, tag or commit hash)")
+    _check_hub_settings()
     _quiet_bounded_defaults()
 
     outcome: dict[str, Any] = {}
@@ -151,7 +157,10 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
     timeout = request_timeout()
     try:
         metadata = get_hf_file_metadata(hf_hub_url(repo_id, filename, revision=revision), timeout=timeout)
-        if metadata.size is not None and metadata.size > MAX_CONFIG_BYTES:
+        if metadata.size is None:  # the download would have no bound: refuse rather than fill the cache
+            raise HubError(f"{where}/{filename}: the Hub did not give the file's size; not downloading a file of "
+                           f"unknown size (limit {MAX_CONFIG_BYTES} bytes)", unreachable=True)
+        if metadata.size > MAX_CONFIG_BYTES:
             raise HubError(f"{where}/{filename}: {metadata.size} bytes is too large for a config "
                            f"(limit {MAX_CONFIG_BYTES} bytes)")
         path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
@@ -211,11 +220,12 @@ def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
 
 
 def _read_cached_file(path: str, where: str) -> Any:
-    size = os.path.getsize(path)
-    if size > MAX_CONFIG_BYTES:
-        raise HubError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)")
-    with open(path, "rb") as handle:
-        raw = handle.read(MAX_CONFIG_BYTES + 1)
+    try:
+        raw = read_regular_file(path, MAX_CONFIG_BYTES)
+    except FileTooLarge as error:
+        raise HubError(f"{where}: {error.size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)") from None
+    except UnreadableFile as error:
+        raise HubError(f"{where}: cached copy: {error}", unreachable=True) from None
     try:
         return parse_config_text(raw, where)
     except ConfigError as error:

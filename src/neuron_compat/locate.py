@@ -42,7 +42,7 @@ class Locator:
             last = index == len(loc) - 1
             if isinstance(node, yaml.MappingNode):
                 for key_node, value_node in node.value:
-                    if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(part):
+                    if isinstance(key_node, yaml.ScalarNode) and _key_is(key_node, part):
                         mark = key_node.start_mark if (last and at_key) else value_node.start_mark
                         node = value_node
                         break
@@ -54,3 +54,16 @@ class Locator:
             else:
                 continue
         return (mark.line + 1, mark.column + 1)
+
+
+def _key_is(key_node: yaml.ScalarNode, part: object) -> bool:
+    """The key node is `part`: as written, or (a key YAML read as a number, date or boolean) as YAML reads it."""
+    if key_node.value == str(part):
+        return True
+    if key_node.tag == "tag:yaml.org,2002:str":
+        return False
+    try:
+        read = yaml.load(key_node.value, Loader=_Loader)
+        return bool(read == part or str(part) in (str(read), repr(read)))  # pydantic names some keys by repr()
+    except yaml.YAMLError:
+        return False

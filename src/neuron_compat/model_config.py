@@ -11,9 +11,12 @@ run both on every fixture and require identical output, so change them together.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from .bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 """A config.json is a few kilobytes; anything past this is not one (and must not be parsed blindly)."""
@@ -125,7 +128,10 @@ def _positive_int(value: Any) -> int | None:
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an integer of hundreds of digits is no usable factor
+        return None
 
 
 def _first(sources: list[dict[str, Any]], keys: tuple[str, ...], read) -> Any:
@@ -273,15 +279,24 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
     if size > MAX_CONFIG_BYTES:
         raise ConfigError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)")
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_constant=_refuse_constant)
     except UnicodeDecodeError:
         raise ConfigError(f"{where}: not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise ConfigError(f"{where}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
     except RecursionError:
         raise ConfigError(f"{where}: JSON nested too deeply") from None
-    except ValueError as error:  # NaN / Infinity: not JSON, and browsers refuse them too
-        raise ConfigError(f"{where}: malformed JSON: {error}") from None
+    except ValueError as error:  # NaN / Infinity, or an integer of thousands of digits
+        raise ConfigError(f"{where}: malformed JSON: {str(error)[:100]}") from None
+    if _ESCAPED_SURROGATE.search(text if isinstance(text, str) else text.decode("utf-8")):
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # "\ud800" alone: valid JSON syntax, but not text
+            raise ConfigError(f"{where}: malformed JSON: a lone surrogate escape (\\ud800-\\udfff) is not text") from None
+    return data
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _refuse_constant(name: str) -> Any:
@@ -307,21 +322,22 @@ def read_local_config(path: Path) -> tuple[Any, str]:
                 real = candidate.resolve()
                 if folder not in real.parents:
                     raise ConfigError(f"{candidate}: points outside {path} (symlink); refusing to read it")
-                return _read_bounded(real, str(candidate)), str(candidate)
+                return read_config_file(real, str(candidate)), str(candidate)
         raise ConfigError(f"{path}: no config.json or model_index.json in this folder")
     if not path.exists():
         raise ConfigError(f"{path}: no such file or folder")
-    if not path.is_file():
-        raise ConfigError(f"{path}: not a regular file")
     if path.suffix.lower() != ".json":
         raise ConfigError(f"{path}: expected a .json file (config.json or model_index.json)")
-    return _read_bounded(path, str(path)), str(path)
+    return read_config_file(path, str(path)), str(path)
 
 
-def _read_bounded(path: Path, where: str) -> Any:
-    size = path.stat().st_size
-    if size > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)")
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_CONFIG_BYTES + 1)
+def read_config_file(path: Path, where: str) -> Any:
+    """The parsed JSON of the regular file `path` (at most MAX_CONFIG_BYTES, read bounded); ConfigError names `where`."""
+    try:
+        data = read_regular_file(path, MAX_CONFIG_BYTES)
+    except FileTooLarge as error:
+        more = "more than " if error.grew else ""
+        raise ConfigError(f"{where}: {more}{error.size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)") from None
+    except UnreadableFile as error:
+        raise ConfigError(f"{where}: {error}") from None
     return parse_config_text(data, where)

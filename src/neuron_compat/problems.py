@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
+from .safe_text import one_line
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -19,24 +21,26 @@ class Problem:
     rule: str = "schema"
 
     def format(self) -> str:
+        """One line, whatever the registry text in it holds (controls and newlines are shown escaped)."""
         where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
         field = f" {self.field}:" if self.field else ""
         hint = f" ({self.hint})" if self.hint else ""
-        return f"{where}:{field} {self.message}{hint}"
+        return one_line(f"{where}:{field} {self.message}{hint}")
 
     def format_github(self) -> str:
         """A GitHub Actions workflow command: shown as an annotation on the changed line."""
         text = f"{self.field}: {self.message}" if self.field else self.message
         if self.hint:
             text += f" ({self.hint})"
-        props = f"file={_escape_property(self.file)}"
+        text = one_line(text)
+        props = f"file={_escape_property(one_line(self.file))}"
         if self.line:
             props += f",line={self.line},col={self.column}"
         props += f",title={_escape_property('neuron-compat ' + self.rule)}"
         return f"::error {props}::{_escape_data(text)}"
 
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        return {key: one_line(value) if isinstance(value, str) else value for key, value in asdict(self).items()}
 
 
 def _escape_data(text: str) -> str:

@@ -6,6 +6,7 @@ The loaded registry is `registry_model.Registry` (re-exported here for older imp
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -113,7 +114,7 @@ def _load_registry(root: Path | str) -> LoadResult:
 
     for name, model, key in ((RELEASES_FILE, ReleasesFile, "releases"), (STACKS_FILE, StacksFile, "stacks")):
         path = root / name
-        if not path.is_file():
+        if not _present(path):
             problems.append(Problem(display_path(path), 0, 0, "", f"missing {name}", rule="layout"))
             broken.add(key)
             continue
@@ -128,19 +129,19 @@ def _load_registry(root: Path | str) -> LoadResult:
             stacks = list(value.stacks)
 
     meta = root / META_FILE
-    if meta.is_file():
+    if _present(meta):
         loaded, meta_value = _load_one(meta, RegistryMeta, problems)
         if loaded:
             files["meta"] = loaded
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
-    if snapshot.is_file():
+    if _present(snapshot):
         loaded, transformers = _load_one(snapshot, TransformersSnapshot, problems)
         if loaded:
             files["upstream:transformers"] = loaded
 
     probe_path = root / PROBE_SNAPSHOT
-    if probe_path.is_file():  # machine evidence beside the claims; it never changes a status
+    if _present(probe_path):  # machine evidence beside the claims; it never changes a status
         loaded, probe = _load_one(probe_path, ProbeSnapshot, problems)
         if loaded:
             files["upstream:probe"] = loaded
@@ -148,14 +149,13 @@ def _load_registry(root: Path | str) -> LoadResult:
     capability_files = _load_capabilities(root / CAPABILITIES_DIR, files, broken, problems)
 
     families_dir = root / FAMILIES_DIR
-    paths = sorted(families_dir.glob("*")) if families_dir.is_dir() else []
-    for path in paths:
-        if path.name.startswith(".") or path.is_dir():
+    for path in _family_paths(families_dir, problems):
+        if path.name.startswith("."):
             continue
         if path.suffix != ".yaml":
-            problems.append(
-                Problem(display_path(path), 0, 0, "", "only .yaml files belong in families/", "rename it to <id>.yaml", rule="layout")
-            )
+            if not path.is_dir():
+                problems.append(Problem(display_path(path), 0, 0, "", "only .yaml files belong in families/",
+                                        "rename it to <id>.yaml", rule="layout"))
             continue
         loaded, family = _load_one(path, Family, problems)
         if loaded is None or family is None:
@@ -205,3 +205,24 @@ def _load_capabilities(directory: Path, files: dict[str, LoadedYaml], broken: se
 
 __all__ = ["FAMILIES_DIR", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",
            "load_registry"]
+
+
+def _present(path: Path) -> bool:
+    """Something is at `path` (a dangling symlink, a FIFO or a directory too: reading it then says what is wrong)."""
+    return path.exists() or path.is_symlink()
+
+def _family_paths(families_dir: Path, problems: list[Problem]) -> list[Path]:
+    """The entries of families/, sorted; a families/ that is missing is empty, one that cannot be listed is a problem."""
+    shown = display_path(families_dir)
+    if not _present(families_dir):
+        return []
+    if not families_dir.is_dir():
+        problems.append(Problem(shown, 0, 0, "", "families/ must be a directory of <id>.yaml files, found a file",
+                                rule="layout"))
+        return []
+    try:
+        return sorted(Path(entry.path) for entry in os.scandir(families_dir))
+    except OSError as error:
+        problems.append(Problem(shown, 0, 0, "", f"cannot list the directory: {error.strerror or error}",
+                                "check its permissions", rule="layout"))
+        return []

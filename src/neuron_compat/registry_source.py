@@ -96,15 +96,14 @@ def _open_directory(path: Path, chosen_by: str) -> tuple[CompiledRegistry, Regis
 
 
 def _open_file(path: Path, chosen_by: str) -> tuple[CompiledRegistry, RegistryOrigin]:
-    if not path.is_file():
-        raise RegistrySourceError(f"{path}: not a regular file")
+    from .bounded_read import FileTooLarge, UnreadableFile, read_regular_file
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_LOCAL_DOCUMENT_BYTES + 1)
-    except OSError as error:
-        raise RegistrySourceError(f"{path}: {error.strerror or error}") from None
-    if len(data) > MAX_LOCAL_DOCUMENT_BYTES:
-        raise RegistrySourceError(f"{path}: too large for a registry document (limit {MAX_LOCAL_DOCUMENT_BYTES} bytes)")
+        data = read_regular_file(path, MAX_LOCAL_DOCUMENT_BYTES)
+    except FileTooLarge:
+        raise RegistrySourceError(f"{path}: too large for a registry document (limit {MAX_LOCAL_DOCUMENT_BYTES} bytes)") from None
+    except UnreadableFile as error:
+        raise RegistrySourceError(f"{path}: {error}") from None
     try:
         document = parse_document(data)
     except ValueError as error:

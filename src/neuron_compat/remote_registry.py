@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .bounded_read import UnreadableFile, read_regular_file
 from .compiled import document_problem, parse_document
 
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
@@ -35,6 +36,7 @@ CACHE_ENV = "NEURON_COMPAT_CACHE"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _SAFE_DATA_VERSION = re.compile(r"[0-9]{4}\.[0-9]{1,2}\.[0-9]{1,6}", re.ASCII)
 _CHUNK = 256 * 1024
+_MAX_META_BYTES = 64 * 1024  # latest.json: a URL, an ETag and a file name
 
 
 class RemoteRegistryError(Exception):
@@ -100,8 +102,8 @@ class _Cache:
 
     def latest(self) -> dict[str, Any] | None:
         try:
-            meta = json.loads((self.folder / "latest.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            meta = json.loads(read_regular_file(self.folder / "latest.json", _MAX_META_BYTES))
+        except (UnreadableFile, ValueError):
             return None
         return meta if isinstance(meta, dict) and meta.get("url") == self.url else None
 
@@ -110,12 +112,9 @@ class _Cache:
         if meta is None or not isinstance(meta.get("file"), str) or "/" in meta["file"]:
             return None
         try:
-            with open(self.folder / meta["file"], "rb") as handle:
-                data = handle.read(MAX_DOCUMENT_BYTES + 1)
-            document = parse_document(data)
-        except (OSError, ValueError):
+            return parse_document(read_regular_file(self.folder / meta["file"], MAX_DOCUMENT_BYTES))
+        except (UnreadableFile, ValueError):
             return None
-        return document if len(data) <= MAX_DOCUMENT_BYTES else None
 
     def write(self, data: bytes, document: dict[str, Any], etag: str | None) -> None:
         """Best effort: a cache that cannot be written never fails the check."""

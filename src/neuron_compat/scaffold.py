@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .model_config import ConfigError, read_config_file
 from .schema import SLUG_PATTERN, Stack
 from .yaml_loading import display_path
 
@@ -69,13 +70,9 @@ def read_config(path: Path) -> ConfigFacts:
         path = found[0]
         shown = display_path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScaffoldError(f"{shown}: file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ScaffoldError(f"{shown}: cannot read it ({error})") from None
-    except json.JSONDecodeError as error:
-        raise ScaffoldError(f"{shown}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})") from None
+        data = read_config_file(path, shown)  # the reader `check` uses: regular files only, bounded, one-line errors
+    except ConfigError as error:
+        raise ScaffoldError(str(error)) from None
     if not isinstance(data, dict):
         raise ScaffoldError(f"{shown}: expected a JSON object at the top level")
     if "_diffusers_version" in data and isinstance(data.get("_class_name"), str):
@@ -86,6 +83,8 @@ def read_config(path: Path) -> ConfigFacts:
         raise ScaffoldError(f"{shown}: model_type must be a string")
     if not isinstance(architectures, list) or not all(isinstance(a, str) for a in architectures):
         raise ScaffoldError(f"{shown}: architectures must be a list of class names")
+    if not all(name.isprintable() for name in [model_type or "", *architectures]):
+        raise ScaffoldError(f"{shown}: model_type and architectures must be printable text (found a control character)")
     return ConfigFacts(
         model_types=[model_type] if model_type else [],
         architectures=list(architectures),

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from .hub_ids import is_valid_repo_id
+from .safe_text import BIDI_CHARACTERS, first_unsafe_character
 from .versions import NEURON_VERSION_PATTERN, is_neuron_version
 from .vocabulary import (
     Attention,
@@ -33,8 +35,6 @@ _RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*$|&#?[A-Z
 # renderer of the JSON API would turn into a link).
 _UNSAFE_LINK = re.compile(r"(?:\]\(\s*|^[ ]{0,3}\[[^\]]+\]:\s*)(?:javascript|data|vbscript|file):",
                           re.IGNORECASE | re.MULTILINE)
-_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
-_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def _require_text(value: Any) -> Any:
@@ -51,15 +51,20 @@ def _refuse_number_as_date(value: Any) -> Any:
     return value
 
 
+def _shown(value: str) -> str:
+    """A value quoted in a message: at most 60 characters of it."""
+    return repr(value) if len(value) <= 60 else repr(value[:60]) + f"... ({len(value)} characters)"
+
+
 def _check_neuron_version(value: str) -> str:
     if not is_neuron_version(value):
-        raise ValueError(f"{value!r} is not a Neuron SDK version of the form MAJOR.MINOR.PATCH such as '2.21.0'")
+        raise ValueError(f"{_shown(value)} is not a Neuron SDK version of the form MAJOR.MINOR.PATCH such as '2.21.0'")
     return value
 
 
 def _check_slug(value: str) -> str:
-    if not _SLUG.match(value):
-        raise ValueError(f"{value!r} is not a lowercase slug (a-z, 0-9, '-' or '_' between them)")
+    if not _SLUG.fullmatch(value):
+        raise ValueError(f"{_shown(value)} is not a lowercase slug (a-z, 0-9, '-' or '_' between them)")
     return value
 
 
@@ -76,24 +81,30 @@ def _check_markdown(value: str) -> str:
         raise ValueError("raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
     if _UNSAFE_LINK.search(value):
         raise ValueError("links in registry text must be https://")
-    if _BIDI_CONTROLS.search(value):
-        raise ValueError("bidirectional control characters are not allowed in registry text")
+    _refuse_controls(value, allowed="\n\t")
     return value
+
+
+def _refuse_controls(value: str, allowed: str = "") -> None:
+    """Control characters (C0, C1, DEL), line and paragraph separators and bidirectional marks are refused."""
+    found = first_unsafe_character(value, allowed)
+    if found is not None:
+        kind = "bidirectional control characters" if found in BIDI_CHARACTERS else "control characters"
+        raise ValueError(f"{kind} are not allowed in registry text (found U+{ord(found):04X})")
 
 
 def _check_plain_text(value: str) -> str:
     if "\n" in value:
         raise ValueError("must be a single line")
-    if _BIDI_CONTROLS.search(value):
-        raise ValueError("bidirectional control characters are not allowed in registry text")
+    _refuse_controls(value)
     if "<" in value or ">" in value:
         raise ValueError("angle brackets are not allowed in names")
     return value
 
 
 def _check_repo_id(value: str) -> str:
-    if not _REPO_ID.match(value) or ".." in value:
-        raise ValueError(f"{value!r} is not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
+    if not is_valid_repo_id(value):
+        raise ValueError(f"{_shown(value)} is not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
     return value
 
 
@@ -431,7 +442,7 @@ class ProbeSnapshot(BaseModel):
 
 # --- registry.yaml ------------------------------------------------------------------------------
 
-DATA_VERSION_PATTERN = r"^\d{4}\.(?:[1-9]|1[0-2])\.\d+$"
+DATA_VERSION_PATTERN = r"^[0-9]{4}\.(?:[1-9]|1[0-2])\.[0-9]+$"
 
 
 class RegistryMeta(Model):

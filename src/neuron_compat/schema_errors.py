@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 import types
@@ -85,6 +86,10 @@ def _quote_hint(value: Any) -> str:
     return "quote it"
 
 
+_YAML_KINDS = {bool: "a boolean", int: "an integer", float: "a number", type(None): "null",
+               dt.date: "a date", dt.datetime: "a timestamp"}
+
+
 def translate_error(error: Mapping[str, Any], model: type[BaseModel]) -> tuple[str, str, bool]:
     """(message, hint, at_key) for one pydantic error dict."""
     kind = error["type"]
@@ -101,6 +106,10 @@ def translate_error(error: Mapping[str, Any], model: type[BaseModel]) -> tuple[s
         return f"unknown field '{loc[-1]}'", hint, True
     if kind == "missing":
         return f"required field '{loc[-1]}' is missing", "", True
+    if kind == "invalid_key":  # loc ends with the key itself, as YAML read it
+        shown = value.isoformat() if isinstance(value, dt.date) else _describe(value)
+        return (f"the key {shown} is not text (YAML reads it as {_YAML_KINDS.get(type(value), 'a value')})",
+                "keys are field names: quote it, or remove it", True)
     if kind == "value_error":
         message = str(ctx.get("error", error["msg"]))
         return message, _quote_hint(value) if "expected text in quotes" in message else "", False
@@ -130,5 +139,6 @@ def problems_from_validation(
         loc = tuple(item["loc"])
         message, hint, at_key = translate_error(item, model)
         line, column = locator.position(loc, at_key=at_key)
-        problems.append(Problem(display, line, column, field_path(loc), message, hint, rule="schema"))
+        where = loc[:-1] if item["type"] == "invalid_key" else loc  # the mapping holding the key, not the key
+        problems.append(Problem(display, line, column, field_path(where), message, hint, rule="schema"))
     return problems

@@ -30,7 +30,8 @@ class StalenessPolicy:
         """The oldest acceptable verified date (None: nothing is stale under this policy)."""
         limits: list[dt.date] = []
         if self.days is not None:
-            limits.append(self.today - dt.timedelta(days=self.days))
+            # a window longer than the calendar (--days 99999999999, or --today 0001-01-01) starts at its first day
+            limits.append(dt.date.fromordinal(max(1, self.today.toordinal() - self.days)))
         if self.releases is not None:
             dates = sorted((r.date for r in registry.releases), reverse=True)
             if dates:

@@ -22,6 +22,7 @@ def write_or_check(output: Path, text: str, script: str, check: bool) -> int:
             return 1
         print(f"{output} is up to date", file=sys.stderr)
         return 0
+    output.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(output, text)
     print(f"wrote {output}", file=sys.stderr)
     return 0

@@ -6,12 +6,17 @@ import functools
 import re
 from functools import lru_cache
 
-NEURON_VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
+NEURON_VERSION_PATTERN = r"^[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,6}$"
+"""ASCII digits only, a few of each (the JSON Schema pattern; Python matches it against the whole string)."""
 _NEURON_VERSION = re.compile(NEURON_VERSION_PATTERN)
 
 
 def is_neuron_version(text: str) -> bool:
-    return bool(_NEURON_VERSION.match(text))
+    return _NEURON_VERSION.fullmatch(text) is not None
+
+
+# ASCII digits, at most 18 of them (a 5000-digit part of a malformed version must not reach int())
+_LEADING_DIGITS = re.compile(r"[0-9]{1,18}")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -25,6 +30,6 @@ def version_key(text: str) -> tuple[int, ...]:
     """
     parts: list[int] = []
     for piece in text.split("."):
-        digits = re.match(r"\d+", piece)
+        digits = _LEADING_DIGITS.match(piece)
         parts.append(int(digits.group()) if digits else -1)
     return tuple(parts)

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from .bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 from .problems import Problem
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -27,6 +28,9 @@ except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _BaseLoader = yaml.SafeLoader
 
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
 class _GuardError(yaml.MarkedYAMLError):
     pass
 
@@ -35,9 +39,14 @@ class _FastLoader(_BaseLoader):
     """Safe loader that refuses duplicate keys."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if any(key_node.tag == _MERGE_TAG for key_node, _ in node.value):
+            # `<<: *base` then `key: other` overrides the merged key (YAML's merge rule): only keys written
+            # in this mapping itself can be duplicates. Checked before the merge flattens node.value.
+            _raise_on_duplicate_key([pair for pair in node.value if pair[0].tag != _MERGE_TAG])
+            return super().construct_mapping(node, deep=deep)
         mapping = super().construct_mapping(node, deep=deep)
         if len(mapping) != len(node.value):
-            _raise_on_duplicate_key(node)
+            _raise_on_duplicate_key(node.value)
         return mapping
 
 
@@ -78,11 +87,9 @@ class _GuardedLoader(_FastLoader):
         return super().construct_object(node, deep=deep)
 
 
-def _raise_on_duplicate_key(node: yaml.MappingNode) -> None:
+def _raise_on_duplicate_key(pairs: list[tuple[yaml.Node, yaml.Node]]) -> None:
     seen: dict[Any, yaml.Node] = {}
-    for key_node, _ in node.value:
-        if key_node.tag == "tag:yaml.org,2002:merge":
-            continue
+    for key_node, _ in pairs:
         key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
         if key in seen:
             first = seen[key].start_mark
@@ -144,15 +151,15 @@ def load_yaml_file(path: Path, display: str | None = None) -> tuple[LoadedYaml |
         return None, Problem(shown, line, column, "", message, hint, rule="yaml")
 
     try:
-        size = path.stat().st_size
-    except OSError as error:
-        return problem(f"cannot read the file: {error.strerror}")
-    if size > MAX_FILE_BYTES:
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+    except FileTooLarge as error:
+        size = f"more than {MAX_FILE_BYTES / 1024 / 1024:.1f}" if error.grew else f"{error.size / 1024 / 1024:.1f}"
         return problem(
-            f"file is {size / 1024 / 1024:.1f} MiB; a registry file may be at most {MAX_FILE_BYTES // 1024} KiB",
+            f"file is {size} MiB; a registry file may be at most {MAX_FILE_BYTES // 1024} KiB",
             "split it, or remove what does not belong in the registry",
         )
-    raw = path.read_bytes()
+    except UnreadableFile as error:
+        return problem(str(error))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

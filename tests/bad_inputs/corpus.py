@@ -3,10 +3,17 @@
 A case names the edits that turn the valid fixture into a bad registry, and the exact lines
 `neuron-compat validate` must print for it. Large or hostile files (the 20 MB file, the alias bomb,
 binary data) are generated here at test time rather than committed.
+
+A case with `run` runs that command instead (from the directory holding ./registry, with `env` added to
+the environment) and gives its exit code, its exact stdout lines (`expect`, or `contains`: lines that must
+be among them) and its exact stderr lines (`stderr`); no file may change (`writes` lists the ones that may).
+Edits for special files: `symlink {path: target}`, `fifo [paths]`, `mkdir [paths]`; `delete` removes
+directories too; `write_append {path: text}` adds to the end of a file. Paths are relative to ./registry (`../x` is beside it).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,11 +51,34 @@ def _deep_nesting() -> bytes:
     return b"id: bert\nname: " + b"[" * 100_000 + b"]" * 100_000 + b"\n"
 
 
+def _long_version() -> bytes:
+    """releases.yaml whose newest release has a 5,000-digit patch number."""
+    text = (FIXTURE / "releases.yaml").read_text(encoding="utf-8")
+    return text.replace('version: "2.22.0"', 'version: "2.20.' + "5" * 5000 + '"').encode()
+
+
+def _deep_json() -> bytes:
+    return b"[" * 100_000 + b"]" * 100_000
+
+
+def _huge_integer_json() -> bytes:
+    return b'{"model_type": "bert", "architectures": ["BertModel"], "vocab_size": ' + b"9" * 5000 + b"}"
+
+
+def _huge_rope_factor() -> bytes:
+    return (b'{"model_type": "llama", "architectures": ["LlamaForCausalLM"], '
+            b'"rope_scaling": {"rope_type": "linear", "factor": ' + b"9" * 400 + b"}}")
+
+
 GENERATORS = {
     "alias-bomb": _alias_bomb,
     "20mb": _big_file,
     "binary": _binary,
     "deep-nesting": _deep_nesting,
+    "long-version": _long_version,
+    "deep-json": _deep_json,
+    "huge-integer-json": _huge_integer_json,
+    "huge-rope-factor": _huge_rope_factor,
 }
 
 
@@ -56,17 +86,30 @@ GENERATORS = {
 class Case:
     name: str
     about: str
-    expect: list[str]
+    expect: list[str] = field(default_factory=list)
     write: dict[str, str] = field(default_factory=dict)
     write_bytes: dict[str, str] = field(default_factory=dict)
+    write_append: dict[str, str] = field(default_factory=dict)
     replace: list[dict[str, Any]] = field(default_factory=list)
     delete: list[str] = field(default_factory=list)
     generate: dict[str, str] = field(default_factory=dict)
     site: bool = False  # also part of the subset checked against the site build
+    run: list[str] = field(default_factory=list)  # a command instead of `validate registry`
+    exit: int = 1
+    stderr: list[str] | None = None
+    contains: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    writes: list[str] = field(default_factory=list)
+    symlink: dict[str, str] = field(default_factory=dict)
+    fifo: list[str] = field(default_factory=list)
+    mkdir: list[str] = field(default_factory=list)
 
     def materialise(self, registry: Path) -> Path:
         """Copy the fixture to `registry` and apply this case's edits; returns `registry`."""
         shutil.copytree(FIXTURE, registry)
+        for name in self.delete:  # first, so that a case can put something else in its place
+            target = registry / name
+            shutil.rmtree(target) if target.is_dir() and not target.is_symlink() else target.unlink()
         for edit in self.replace:
             path = registry / edit["file"]
             text = path.read_text(encoding="utf-8")
@@ -77,12 +120,22 @@ class Case:
         for name, text in self.write.items():
             (registry / name).parent.mkdir(parents=True, exist_ok=True)
             (registry / name).write_text(text, encoding="utf-8")
+        for name, text in self.write_append.items():
+            with open(registry / name, "a", encoding="utf-8") as handle:
+                handle.write(text)
         for name, escaped in self.write_bytes.items():
+            (registry / name).parent.mkdir(parents=True, exist_ok=True)
             (registry / name).write_bytes(escaped.encode("latin-1").decode("unicode_escape").encode("latin-1"))
         for name, kind in self.generate.items():
+            (registry / name).parent.mkdir(parents=True, exist_ok=True)
             (registry / name).write_bytes(GENERATORS[kind]())
-        for name in self.delete:
-            (registry / name).unlink()
+        for name in self.mkdir:
+            (registry / name).mkdir(parents=True)
+        for name in self.fifo:
+            (registry / name).parent.mkdir(parents=True, exist_ok=True)
+            os.mkfifo(registry / name)
+        for name, target in self.symlink.items():
+            (registry / name).symlink_to(target)
         return registry
 
 

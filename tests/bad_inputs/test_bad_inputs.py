@@ -7,6 +7,7 @@ previous output file as it was.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,12 +16,28 @@ import pytest
 from corpus import Case, load_cases
 
 CASES = load_cases()
+VALIDATE_CASES = [case for case in CASES if not case.run]
+COMMAND_CASES = [case for case in CASES if case.run]
 SITE_CASES = [case for case in CASES if case.site]
 
 
-def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "neuron_compat.cli", *args], cwd=cwd,
+def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "neuron_compat.cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
+
+
+def snapshot(folder: Path) -> dict[str, tuple[str, bytes | str]]:
+    """Every entry under `folder`: regular files by content, symlinks by target, others by kind (never read)."""
+    state: dict[str, tuple[str, bytes | str]] = {}
+    for path in sorted(folder.rglob("*")):
+        key = str(path.relative_to(folder))
+        if path.is_symlink():
+            state[key] = ("link", os.readlink(path))
+        elif path.is_file():
+            state[key] = ("file", path.read_bytes())
+        else:
+            state[key] = ("dir" if path.is_dir() else "special", "")
+    return state
 
 
 def test_corpus_is_large_and_covers_every_area() -> None:
@@ -31,7 +48,7 @@ def test_corpus_is_large_and_covers_every_area() -> None:
         assert required in names
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+@pytest.mark.parametrize("case", VALIDATE_CASES, ids=lambda case: case.name)
 def test_validate_reports_exact_located_lines(case: Case, tmp_path: Path) -> None:
     case.materialise(tmp_path / "registry")
     result = run_cli("validate", "registry", cwd=tmp_path)
@@ -39,6 +56,25 @@ def test_validate_reports_exact_located_lines(case: Case, tmp_path: Path) -> Non
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout.splitlines() == case.expect
     assert result.stderr.strip() == f"{len(case.expect)} problem(s) in registry"
+
+
+@pytest.mark.parametrize("case", COMMAND_CASES, ids=lambda case: case.name)
+def test_command_gives_one_line_and_its_exit_code(case: Case, tmp_path: Path) -> None:
+    case.materialise(tmp_path / "registry")
+    before = snapshot(tmp_path)
+    result = run_cli(*case.run, cwd=tmp_path, env={**os.environ, **case.env})
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output
+    assert result.returncode == case.exit, output
+    if case.expect:
+        assert result.stdout.splitlines() == case.expect
+    for line in case.contains:
+        assert line in result.stdout.splitlines(), result.stdout
+    if case.stderr is not None:
+        assert result.stderr.splitlines() == case.stderr
+    after = snapshot(tmp_path)
+    changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    assert changed <= set(case.writes), f"changed: {sorted(changed)}"
 
 
 @pytest.mark.parametrize("case", SITE_CASES, ids=lambda case: case.name)

@@ -136,7 +136,7 @@ def test_bad_inputs_are_one_line_errors(registry: Path, tmp_path: Path) -> None:
     broken = _config(tmp_path, '{"model_type": "qwen3",,}')
     result = run_cli("new", "qwen3", "--from-config", broken, "--registry", registry, cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.strip() == "error: config.json:1:24: not valid JSON (Expecting property name enclosed in double quotes)"
+    assert result.stderr.strip() == "error: config.json:1:24: malformed JSON: Expecting property name enclosed in double quotes"
     result = run_cli("new", "Qwen 3", "--model-type", "qwen3", "--registry", registry, cwd=tmp_path)
     assert result.returncode == 2
     assert "is not a usable family id" in result.stderr

@@ -67,6 +67,7 @@ def test_export_is_identical_across_directories_locales_and_time_zones(tmp_path:
 
 def test_export_writes_atomically_and_refuses_bad_registry(tmp_path: Path) -> None:
     out = tmp_path / "api" / "registry.json"
+    out.parent.mkdir()
     assert cli("export", str(FIXTURE), "-o", str(out), cwd=tmp_path).returncode == 0
     good = out.read_text(encoding="utf-8")
     bad_registry(tmp_path)

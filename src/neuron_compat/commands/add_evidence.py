@@ -9,8 +9,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from ..registry_lock import registry_locked
 from ..vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically, written_where
 
 
 class _UsageError(ValueError):
@@ -37,12 +38,19 @@ def _problem_counts(problems: list, skip_file: str) -> Counter:
     return Counter((p.file, p.field, p.message) for p in problems if p.file != skip_file)
 
 
+def _read_family_text(path: Path) -> tuple[str, str, str]:
+    """The file's text with LF line endings and no BOM, plus the line ending and BOM to write it back with."""
+    from ..bounded_read import read_regular_file
+    from ..yaml_loading import MAX_FILE_BYTES
+
+    text = read_regular_file(path, MAX_FILE_BYTES).decode("utf-8")  # validated just before: cannot fail here
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    line_ending = "\r\n" if "\r\n" in text else "\n"
+    return text.removeprefix(bom).replace("\r\n", "\n"), line_ending, bom
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..candidate import validate_with_changes
-    from ..evidence import Evidence, EvidenceError, NothingToDo, hardware_of_instance, record_evidence
-    from ..problems import render_problems
-    from ..registry import FAMILIES_DIR
-    from ..validation import validate_registry
+    from ..evidence import hardware_of_instance
     from ..yaml_loading import display_path
 
     root: Path = args.registry
@@ -68,6 +76,19 @@ def run(args: argparse.Namespace) -> int:
     if not root.is_dir():
         print(f"error: {display_path(root)}: registry directory not found (pass --registry)", file=sys.stderr)
         return EXIT_USAGE
+    with registry_locked(root):  # read, validate and write as one step: concurrent runs take turns
+        return _record(args, root, dtypes, attention, hardware)
+
+
+def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], attention: tuple[str, ...],
+            hardware: str) -> int:
+    from ..candidate import validate_with_changes
+    from ..evidence import Evidence, EvidenceError, NothingToDo, record_evidence
+    from ..problems import render_problems
+    from ..registry import FAMILIES_DIR
+    from ..validation import validate_registry
+    from ..yaml_loading import display_path
+
     path = root / FAMILIES_DIR / f"{args.family}.yaml"
     shown = display_path(path)
     if not path.is_file():
@@ -87,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         verified=args.verified or dt.date.today(), kind=args.kind, title=args.title, by=args.by,
         instance=args.instance, dtypes=dtypes, attention=attention, stack_version=args.stack_version,
     )
-    text = path.read_text(encoding="utf-8")
+    text, line_ending, bom = _read_family_text(path)
     try:
         edit = record_evidence(before.registry, family, text, evidence)
     except NothingToDo as done:
@@ -97,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {shown}: {error}", file=sys.stderr)
         return EXIT_PROBLEMS
 
-    after = validate_with_changes(root, {f"{FAMILIES_DIR}/{path.name}": edit.text})
+    written = bom + edit.text.replace("\n", line_ending)  # the file's own line endings and BOM, kept
+    after = validate_with_changes(root, {f"{FAMILIES_DIR}/{path.name}": written})
     new_problems = [p for p in after if p.file == shown]
     grown = _problem_counts(after, shown) - _problem_counts(before.problems, shown)
     new_problems += [p for p in after if (p.file, p.field, p.message) in grown]
@@ -113,7 +135,11 @@ def run(args: argparse.Namespace) -> int:
             text.splitlines(keepends=True), edit.text.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
         print("(dry run: nothing written)")
         return EXIT_OK
-    write_atomically(path, edit.text)
+    try:
+        write_atomically(path, written)
+    except OSError as error:
+        print(f"error: {written_where(error, path)}", file=sys.stderr)
+        return EXIT_PROBLEMS
     print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
     return EXIT_OK
 

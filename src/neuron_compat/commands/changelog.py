@@ -7,7 +7,6 @@ import io
 import subprocess
 import sys
 import tarfile
-import tempfile
 from pathlib import Path
 
 from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
@@ -48,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     from .diff import RegistryProblems, load_for_diff, render
 
     repo: Path = args.repo
-    with tempfile.TemporaryDirectory(prefix="neuron-compat-changelog-") as tmp:
+    from ..scratch_dir import scratch_directory
+
+    with scratch_directory("neuron-compat-changelog-") as tmp:
         try:
             before_dir = extract_registry(repo, args.from_rev, args.path, Path(tmp) / "from")
             after_dir = extract_registry(repo, args.to_rev, args.path, Path(tmp) / "to")

@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from dataclasses import asdict
 from pathlib import Path
 
 from ..capabilities import origin_label
+from ..safe_text import one_line
 
 EXIT_BAD_INPUT = 1
 EXIT_UNREACHABLE = 2
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _clean(text: object) -> str:
     """Terminal-safe text: config and registry strings never get to move the cursor or recolour the screen."""
-    return _CONTROL.sub("?", str(text))
+    return one_line(str(text))
 
 
 def _fail(message: str, code: int) -> int:

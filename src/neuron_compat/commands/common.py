@@ -5,15 +5,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..atomic_write import write_atomically
+from ..atomic_write import WriteRefused, write_atomically
 
-__all__ = ["write_atomically"]
+__all__ = ["write_atomically", "written_where"]
 
 DEFAULT_REGISTRY = Path("registry")
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
+
+
+def written_where(error: OSError, path: Path) -> str:
+    """One line for a failed write: WriteRefused already names the path; other OSErrors get it added."""
+    if isinstance(error, WriteRefused):
+        return str(error)
+    return f"{path}: cannot write it: {error.strerror or error}"
 
 
 def add_registry_argument(parser: argparse.ArgumentParser, positional: bool = True) -> None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..problems import render_problems
-from .common import EXIT_OK, EXIT_PROBLEMS, add_registry_argument, write_atomically
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically, written_where
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,7 +21,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     text = dumps(registry_to_json(result.registry))
     if args.output:
-        write_atomically(args.output, text)
+        try:
+            write_atomically(args.output, text)
+        except OSError as error:
+            print(f"error: {written_where(error, args.output)}", file=sys.stderr)
+            return EXIT_USAGE
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -31,7 +35,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "export", help="print the whole validated registry as JSON",
         description="Validate the registry and print it as JSON with the same field names as the YAML. "
-        "Exits 1 and writes nothing if the registry has problems.",
+        "Exits 1 and writes nothing if the registry has problems; exits 2 if -o names a directory, a device or "
+        "a file in a directory that does not exist.",
     )
     add_registry_argument(parser)
     parser.add_argument("--json", action="store_true", help="JSON output (the only format; accepted for clarity)")

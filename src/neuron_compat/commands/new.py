@@ -7,7 +7,8 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically
+from ..registry_lock import registry_locked
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically, written_where
 
 
 def _parse_stack(text: str) -> tuple[str, str | None]:
@@ -102,7 +103,15 @@ def run(args: argparse.Namespace) -> int:
             print("hint: if the checkpoints need trust_remote_code (a model_type transformers does not have), "
                   "run again with --remote-code", file=sys.stderr)
         return EXIT_PROBLEMS
-    write_atomically(target, text)
+    with registry_locked(root):  # a concurrent `new` of the same family cannot overwrite this one
+        if target.exists() or target.is_symlink():
+            print(f"error: {shown} appeared while this ran; nothing written", file=sys.stderr)
+            return EXIT_PROBLEMS
+        try:
+            write_atomically(target, text)
+        except OSError as error:
+            print(f"error: {written_where(error, target)}", file=sys.stderr)
+            return EXIT_PROBLEMS
     print(f"wrote {shown}: {len(model_types)} model type(s), {len(unknowns)} unknown statement(s)")
     print(f"next: record a result with `neuron-compat add-evidence {args.family} --stack ... --release ... "
           "--instance ... --url ...` (see CONTRIBUTING.md)")

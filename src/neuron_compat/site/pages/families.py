@@ -67,7 +67,9 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
             "; ".join(sorted({h.reason for h in current if h.reason})),
         ))
     parts = [
-        front_matter(search={"boost": 3}),
+        # the <title> as the heading shows it: the theme writes meta titles unescaped, and a title taken
+        # from the heading would have `&amp;` in a name decoded
+        front_matter(title=escape(family.name), search={"boost": 3}),
         heading(1, family.name),
         block("family_head.html.j2", family=family, links=links, freshness=freshness,
               stale_count=sum(1 for s in family.support if freshness.is_stale(s))),
