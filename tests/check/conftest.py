@@ -19,6 +19,7 @@ def fake_hub():
     hub.add("acme/no-config", {"README.md": "# nothing to see"})
     hub.add("acme/slow", {"config.json": config_text("bert-base-uncased.json")}, delay=3.0)
     hub.add("acme/broken", {"config.json": '{"model_type": "llama",'})
+    hub.add("acme/sizeless", {"config.json": config_text("bert-base-uncased.json")}, sizeless=True)
     hub.add("acme/huge", {"config.json": b'{"model_type": "llama", "pad": "' + b"x" * (2 * 1024 * 1024) + b'"}'})
     hub.start()
     yield hub

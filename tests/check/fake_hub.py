@@ -38,6 +38,7 @@ class FakeRepo:
     redirect: bool = False
     downloads: int = 0
     pipeline_tag: str | None = None
+    sizeless: bool = False  # HEAD answers without Content-Length (the size of the body is not given)
 
 
 @dataclass
@@ -144,7 +145,7 @@ class _Handler(BaseHTTPRequestHandler):
         if repo.redirect:
             location = f"/api/resolve-cache/models/{repo_id}/{commit}/{quote(filename)}"
             return self._send(307, b"", head, {**headers, "Location": location, "Content-Type": "text/plain"})
-        self._send(200, body, head, {**headers, "Content-Type": "application/json"})
+        self._send(200, body, head, {**headers, "Content-Type": "application/json"}, sized=not (head and repo.sizeless))
 
     def _resolve_cache(self, rest: str, head: bool) -> None:
         pieces = rest.split("/")
@@ -190,11 +191,14 @@ class _Handler(BaseHTTPRequestHandler):
             headers["X-Error-Code"] = code
         self._send(status, json.dumps({"error": message}).encode(), head, headers)
 
-    def _send(self, status: int, body: bytes, head: bool, headers: dict[str, str]) -> None:
+    def _send(self, status: int, body: bytes, head: bool, headers: dict[str, str], sized: bool = True) -> None:
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
+        if sized:
+            self.send_header("Content-Length", str(len(body)))
+        else:
+            self.close_connection = True
         self.end_headers()
         if not head:
             try:

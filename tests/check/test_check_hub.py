@@ -151,6 +151,15 @@ def test_oversized_json_from_the_hub_is_not_downloaded(fake_hub, hub_env):
     assert not any(r.method == "GET" for r in fake_hub.requests), [(r.method, r.path) for r in fake_hub.requests]
 
 
+def test_a_config_of_unknown_size_is_not_downloaded(fake_hub, hub_env):
+    """A Hub answer without the size would let a body of any length into the cache: refused, nothing fetched."""
+    result = run_check("acme/sizeless", env=hub_env)
+    assert result.returncode == 2
+    assert one_line(result).endswith("acme/sizeless/config.json: the Hub did not give the file's size; not "
+                                     "downloading a file of unknown size (limit 2097152 bytes)")
+    assert not any(r.method == "GET" and "sizeless" in r.path for r in fake_hub.requests)
+
+
 @pytest.mark.parametrize("repo_id", ["bad id", "foo--bar/model", "x/-y", "x/y.", "a/b?c", "a/b#c", "%2e%2e/x", "x/" + "y" * 97])
 def test_invalid_repo_ids_never_reach_the_network(fake_hub, hub_env, repo_id):
     result = run_check(repo_id, env=hub_env)
