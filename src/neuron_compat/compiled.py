@@ -13,11 +13,10 @@ documents from elsewhere (a URL, a file named by the user) go through `document_
 from __future__ import annotations
 
 import json
-from functools import cached_property
 from importlib import resources
 from typing import Any, ClassVar
 
-from .versions import version_key
+from .registry_indexes import RegistryIndexes
 
 FORMAT_VERSION = 1
 """The `format` of the document this package writes and reads; a newer one needs a newer neuron-compat."""
@@ -81,7 +80,7 @@ class FamilyView(View):
     _children: ClassVar[dict[str, type[View]]] = {"support": StatementView}
 
 
-class CompiledRegistry:
+class CompiledRegistry(RegistryIndexes):
     """What views.py and resolve.py need of a registry, over a compiled document."""
 
     def __init__(self, document: dict[str, Any]) -> None:
@@ -94,30 +93,6 @@ class CompiledRegistry:
     @property
     def data_version(self) -> str | None:
         return self.document.get("data_version")
-
-    @cached_property
-    def release_versions(self) -> list[str]:
-        return sorted((r.version for r in self.releases), key=version_key)
-
-    @cached_property
-    def stack_by_id(self) -> dict[str, View]:
-        return {s.id: s for s in self.stacks}
-
-    @cached_property
-    def family_by_id(self) -> dict[str, FamilyView]:
-        return {f.id: f for f in self.families}
-
-    @cached_property
-    def capabilities_by_stack(self) -> dict[str, tuple[View, ...]]:
-        return {c.stack: c.capabilities for c in self.capability_files}
-
-    def capabilities_of(self, stack_id: str) -> tuple[View, ...]:
-        """The capability ranges of a stack (as registry.Registry.capabilities_of)."""
-        return self.capabilities_by_stack.get(stack_id, ())
-
-    @property
-    def newest_release(self) -> str | None:
-        return self.release_versions[-1] if self.releases else None
 
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
         """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the

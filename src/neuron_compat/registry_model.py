@@ -8,9 +8,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .registry_indexes import RegistryIndexes
 from .schema import (
     CapabilitiesFile,
-    Capability,
     Family,
     ProbeSnapshot,
     RegistryMeta,
@@ -18,7 +18,6 @@ from .schema import (
     Stack,
     TransformersSnapshot,
 )
-from .versions import version_key
 
 if TYPE_CHECKING:
     from .yaml_loading import LoadedYaml
@@ -30,7 +29,7 @@ def family_key(family_id: str) -> str:
 
 
 @dataclass(frozen=True)
-class Registry:
+class Registry(RegistryIndexes):
     """A loaded registry: the validated models plus where each came from."""
 
     root: Path
@@ -45,32 +44,8 @@ class Registry:
     broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)
 
     @cached_property
-    def release_versions(self) -> list[str]:
-        return sorted((r.version for r in self.releases), key=version_key)
-
-    @cached_property
     def release_by_version(self) -> dict[str, Release]:
         return {r.version: r for r in self.releases}
-
-    @cached_property
-    def stack_by_id(self) -> dict[str, Stack]:
-        return {s.id: s for s in self.stacks}
-
-    @cached_property
-    def family_by_id(self) -> dict[str, Family]:
-        return {f.id: f for f in self.families}
-
-    @cached_property
-    def capabilities_by_stack(self) -> dict[str, list[Capability]]:
-        return {f.stack: list(f.capabilities) for f in self.capability_files}
-
-    def capabilities_of(self, stack_id: str) -> list[Capability]:
-        """The capability ranges of a stack (empty when it has no capabilities file)."""
-        return self.capabilities_by_stack.get(stack_id, [])
-
-    @property
-    def newest_release(self) -> str | None:
-        return self.release_versions[-1] if self.releases else None
 
     def family_file(self, family_id: str) -> LoadedYaml | None:
         return self.files.get(family_key(family_id))
