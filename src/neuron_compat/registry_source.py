@@ -116,12 +116,9 @@ def _open_file(path: Path, chosen_by: str) -> tuple[CompiledRegistry, RegistryOr
 
 
 def _open_url(url: str, chosen_by: str, offline: bool, environ: Mapping[str, str]) -> tuple[CompiledRegistry, RegistryOrigin]:
-    from .remote_registry import RemoteRegistryError, fetch_document
+    from .remote_registry import fetch_document
 
-    try:
-        fetched = fetch_document(url, offline=offline, environ=environ)
-    except RemoteRegistryError as error:
-        raise RegistrySourceError(error.message, unreachable=error.unreachable) from None
+    fetched = fetch_document(url, offline=offline, environ=environ)  # raises RegistrySourceError
     registry = CompiledRegistry(fetched.document)
     return registry, RegistryOrigin(chosen_by, "url", url, registry.data_version, fetched.from_cache, fetched.note)
 

@@ -27,6 +27,7 @@ from typing import Any
 from . import __version__
 from .bounded_read import UnreadableFile, read_regular_file
 from .compiled import document_problem, parse_document
+from .registry_source import RegistrySourceError
 
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 """The bundled registry compiles to under a megabyte; the benchmark's 5,000 synthetic families to about 38 MB."""
@@ -37,15 +38,6 @@ _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _SAFE_DATA_VERSION = re.compile(r"[0-9]{4}\.[0-9]{1,2}\.[0-9]{1,6}", re.ASCII)
 _CHUNK = 256 * 1024
 _MAX_META_BYTES = 64 * 1024  # latest.json: a URL, an ETag and a file name
-
-
-class RemoteRegistryError(Exception):
-    """A one-line reason. `unreachable`: the document could not be fetched (vs. fetched but not usable)."""
-
-    def __init__(self, message: str, unreachable: bool) -> None:
-        super().__init__(message)
-        self.message = message
-        self.unreachable = unreachable
 
 
 @dataclass(frozen=True)
@@ -62,12 +54,12 @@ def is_url(text: str) -> bool:
 def check_url(url: str) -> str:
     """The URL if it may be read: https anywhere, http only on this machine (a local build of the site)."""
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url) or len(url) > 2000:
-        raise RemoteRegistryError("the registry URL must be one line without spaces", unreachable=False)
+        raise RegistrySourceError("the registry URL must be one line without spaces", unreachable=False)
     parts = urllib.parse.urlsplit(url)
     if parts.scheme == "http" and (parts.hostname or "") in _LOOPBACK:
         return url
     if parts.scheme != "https" or not parts.hostname:
-        raise RemoteRegistryError(f"{url}: the registry URL must be https:// (http:// only for localhost)",
+        raise RegistrySourceError(f"{url}: the registry URL must be https:// (http:// only for localhost)",
                                   unreachable=False)
     return url
 
@@ -81,7 +73,7 @@ def request_timeout(environ: Mapping[str, str]) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and 0 < value <= 600):
-        raise RemoteRegistryError(f"{TIMEOUT_ENV}={raw[:40]!r} is not a number of seconds between 0 and 600",
+        raise RegistrySourceError(f"{TIMEOUT_ENV}={raw[:40]!r} is not a number of seconds between 0 and 600",
                                   unreachable=False)
     return value
 
@@ -142,19 +134,19 @@ class _SameSchemeRedirects(urllib.request.HTTPRedirectHandler):
 def _read_bounded(response: Any, url: str, deadline: float) -> bytes:
     declared = response.headers.get("Content-Length")
     if declared and declared.isdigit() and int(declared) > MAX_DOCUMENT_BYTES:
-        raise RemoteRegistryError(f"{url}: {int(declared)} bytes is too large for a registry document "
+        raise RegistrySourceError(f"{url}: {int(declared)} bytes is too large for a registry document "
                                   f"(limit {MAX_DOCUMENT_BYTES} bytes)", unreachable=False)
     chunks: list[bytes] = []
     size = 0
     while True:
         if time.monotonic() > deadline:
-            raise RemoteRegistryError(f"{url}: the download took too long", unreachable=True)
+            raise RegistrySourceError(f"{url}: the download took too long", unreachable=True)
         chunk = response.read(_CHUNK)
         if not chunk:
             return b"".join(chunks)
         size += len(chunk)
         if size > MAX_DOCUMENT_BYTES:
-            raise RemoteRegistryError(f"{url}: more than {MAX_DOCUMENT_BYTES} bytes is too large for a registry "
+            raise RegistrySourceError(f"{url}: more than {MAX_DOCUMENT_BYTES} bytes is too large for a registry "
                                       "document", unreachable=False)
         chunks.append(chunk)
 
@@ -168,7 +160,7 @@ def fetch_document(url: str, *, offline: bool = False,
     if offline:
         cached = cache.read()
         if cached is None:
-            raise RemoteRegistryError(f"{url}: no cached copy (run once without --offline)", unreachable=True)
+            raise RegistrySourceError(f"{url}: no cached copy (run once without --offline)", unreachable=True)
         return FetchedDocument(cached, from_cache=True, note="--offline")
 
     meta = cache.latest()
@@ -187,20 +179,20 @@ def fetch_document(url: str, *, offline: bool = False,
             return FetchedDocument(cached, from_cache=True, note="not modified since it was cached")
         if error.code >= 500 and cached is not None:
             return FetchedDocument(cached, from_cache=True, note=f"the server answered {error.code}")
-        raise RemoteRegistryError(f"{url}: HTTP {error.code} {error.reason}", unreachable=True) from None
+        raise RegistrySourceError(f"{url}: HTTP {error.code} {error.reason}", unreachable=True) from None
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", None) or error
         text = "timed out" if isinstance(reason, TimeoutError) or "timed out" in str(reason) else str(reason)
         if cached is not None:
             return FetchedDocument(cached, from_cache=True, note=f"the network failed: {text}")
-        raise RemoteRegistryError(f"{url}: could not be reached ({text})", unreachable=True) from None
+        raise RegistrySourceError(f"{url}: could not be reached ({text})", unreachable=True) from None
 
     try:
         document = parse_document(data)
     except ValueError as error:
-        raise RemoteRegistryError(f"{url}: {error}", unreachable=False) from None
+        raise RegistrySourceError(f"{url}: {error}", unreachable=False) from None
     problem = document_problem(document)
     if problem:
-        raise RemoteRegistryError(f"{url}: {problem}", unreachable=False)
+        raise RegistrySourceError(f"{url}: {problem}", unreachable=False)
     cache.write(data, document, etag)
     return FetchedDocument(document, from_cache=False)
