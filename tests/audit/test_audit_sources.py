@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -23,6 +24,9 @@ SOURCES = {
     "docs_gone": "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.30.0/docs/nowhere.html",
     "wheel_good": f"{OPTIMUM}/optimum/neuron/models.py#L1-L2",
     "wheel_past_end": f"{OPTIMUM}/optimum/neuron/models.py#L5",
+    "sdist_good": f"{OPTIMUM}/tests/test_models.py#L1",
+    "sdist_missing": f"{OPTIMUM}/tests/test_gone.py",
+    "sdist_without_docs": f"{OPTIMUM}/docs/source/index.mdx",
     "unknown_host": "https://example.com/blog/neuron",
 }
 
@@ -51,6 +55,13 @@ def world(tmp_path: Path) -> dict[str, Path]:
     wheels.mkdir(parents=True)
     with zipfile.ZipFile(wheels / "optimum_neuron-9.9.9-py3-none-any.whl", "w") as wheel:
         wheel.writestr("optimum/neuron/models.py", "MODELS = ['llama']\nTASKS = ['text-generation']\n")
+    sdists = cache / "optimum-neuron" / "9.9.9" / "sdist"
+    sdists.mkdir(parents=True)
+    source = tmp_path / "optimum_neuron-9.9.9"
+    (source / "tests").mkdir(parents=True)
+    (source / "tests" / "test_models.py").write_text("def test_llama(): ...\n")
+    with tarfile.open(sdists / "optimum_neuron-9.9.9.tar.gz", "w:gz") as sdist:
+        sdist.add(source, arcname=source.name)
 
     registry = tmp_path / "registry"
     (registry / "families").mkdir(parents=True)
@@ -89,8 +100,10 @@ def test_broken_urls_are_reported_at_their_file_and_line_and_exit_1(world: dict[
     assert _reported(out, "unknown_tag").startswith("unknown tag v2.29.9 in aws-neuron/aws-neuron-sdk")
     assert _reported(out, "docs_gone").startswith("no source for docs/nowhere.html at docs tag v2.30.0")
     assert _reported(out, "wheel_past_end").startswith("lines 5-5 are past the end of optimum/neuron/models.py")
+    assert _reported(out, "sdist_missing") == "tests/test_gone.py does not exist in optimum-neuron==9.9.9 sdist"
+    assert _reported(out, "sdist_without_docs") == "unverifiable (the optimum-neuron==9.9.9 sdist does not ship docs/)"
     assert _reported(out, "unknown_host") == "unverifiable (no local evidence for host example.com)"
-    assert out.splitlines()[-1] == "9 cited URLs: 3 ok, 5 broken, 1 unverifiable"
+    assert out.splitlines()[-1] == "12 cited URLs: 4 ok, 6 broken, 2 unverifiable"
 
 
 def test_good_urls_pass_and_show_the_first_cited_line(world: dict[str, Path]) -> None:
@@ -98,6 +111,7 @@ def test_good_urls_pass_and_show_the_first_cited_line(world: dict[str, Path]) ->
     assert _reported(out, "good") == "ok [first line: =====]"
     assert _reported(out, "docs_page") == "ok"
     assert _reported(out, "wheel_good") == "ok [first line: MODELS = ['llama']]"
+    assert _reported(out, "sdist_good") == "ok [first line: def test_llama(): ...]"
 
 
 def test_only_good_and_unverifiable_urls_exit_0(world: dict[str, Path]) -> None:

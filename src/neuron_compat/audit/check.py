@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .evidence import GitMirror, Missing, PackageFiles, UnknownRef, read_member
+from .evidence import GitMirror, Missing, PackageFiles, UnknownRef, read_member, ships_folder
 
 OK, BROKEN, UNVERIFIABLE = "ok", "broken", "unverifiable"
 DOCS_HOSTS = ("awsdocs-neuron.readthedocs-hosted.com",)
@@ -110,7 +110,11 @@ def _check_pypi(owner: str, repo: str, ref: str, file_path: str, lines: tuple[in
             except Missing:
                 pass
         for archive in evidence.packages.archives(package, version, "sdist"):
-            return _judge(read_member(archive, file_path), file_path, lines, f"{where} sdist")
+            content = read_member(archive, file_path)
+            if content is None and not ships_folder(archive, file_path):
+                top = file_path.split("/", 1)[0]
+                return Outcome(UNVERIFIABLE, f"unverifiable (the {where} sdist does not ship {top}/)")
+            return _judge(content, file_path, lines, f"{where} sdist")
     except Missing as error:
         return Outcome(UNVERIFIABLE, f"unverifiable ({error})")
     except UnknownRef as error:

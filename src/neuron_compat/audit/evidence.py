@@ -78,7 +78,7 @@ class PackageFiles:
         if self.offline:
             raise Missing(f"{name} {version} {kind} not in the cache {folder} (--offline)")
         folder.mkdir(parents=True, exist_ok=True)
-        only = ["--only-binary", ":all:"] if kind == "wheel" else ["--no-binary", ":all:", "--no-build-isolation"]
+        only = ["--only-binary", ":all:"] if kind == "wheel" else ["--no-binary", ":all:"]
         done = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", *only, "-d", str(folder),
                                f"{name}=={version}"], capture_output=True, text=True, check=False)
         found = sorted(p for p in folder.glob("*") if p.suffix in (".whl", ".gz", ".zip"))
@@ -90,7 +90,8 @@ class PackageFiles:
             error = UnknownRef(f"no {kind} of {name}=={version} on PyPI") if kind == "sdist" else Missing(
                 f"no wheel of {name}=={version} on PyPI")
         else:
-            error = Missing(f"pip download {name}=={version} failed: {text.strip().splitlines()[-1:] or ['?']}")
+            errors = [line for line in text.splitlines() if line.startswith("ERROR:")] or text.strip().splitlines()[-1:]
+            error = Missing(f"pip download {name}=={version} {kind} failed: {errors[0] if errors else '?'}")
         self._failed[key] = error
         raise error
 
@@ -110,3 +111,13 @@ def read_member(archive: Path, path: str) -> bytes | None:
                 extracted = tarred.extractfile(member)
                 return extracted.read() if extracted else None
     return None
+
+
+def ships_folder(archive: Path, path: str) -> bool:
+    """The sdist or wheel holds anything under the top-level folder of `path` (so a missing file is missing)."""
+    top = path.split("/", 1)[0] + "/"
+    if archive.suffix in (".whl", ".zip"):
+        with zipfile.ZipFile(archive) as zipped:
+            return any(name.startswith(top) or name.split("/", 1)[-1].startswith(top) for name in zipped.namelist())
+    with tarfile.open(archive) as tarred:
+        return any(member.name.split("/", 1)[-1].startswith(top) for member in tarred.getmembers())
