@@ -27,6 +27,7 @@ SOURCES = {
     "sdist_good": f"{OPTIMUM}/tests/test_models.py#L1",
     "sdist_missing": f"{OPTIMUM}/tests/test_gone.py",
     "sdist_without_docs": f"{OPTIMUM}/docs/source/index.mdx",
+    "transformers_good": "https://github.com/huggingface/transformers/blob/v4.0.0/src/transformers/models/llama.py#L1",
     "unknown_host": "https://example.com/blog/neuron",
 }
 
@@ -55,6 +56,10 @@ def world(tmp_path: Path) -> dict[str, Path]:
     wheels.mkdir(parents=True)
     with zipfile.ZipFile(wheels / "optimum_neuron-9.9.9-py3-none-any.whl", "w") as wheel:
         wheel.writestr("optimum/neuron/models.py", "MODELS = ['llama']\nTASKS = ['text-generation']\n")
+    transformers = cache / "transformers" / "4.0.0" / "wheel"
+    transformers.mkdir(parents=True)
+    with zipfile.ZipFile(transformers / "transformers-4.0.0-py3-none-any.whl", "w") as wheel:
+        wheel.writestr("transformers/models/llama.py", "class LlamaModel: ...\n")
     sdists = cache / "optimum-neuron" / "9.9.9" / "sdist"
     sdists.mkdir(parents=True)
     source = tmp_path / "optimum_neuron-9.9.9"
@@ -103,7 +108,7 @@ def test_broken_urls_are_reported_at_their_file_and_line_and_exit_1(world: dict[
     assert _reported(out, "sdist_missing") == "tests/test_gone.py does not exist in optimum-neuron==9.9.9 sdist"
     assert _reported(out, "sdist_without_docs") == "unverifiable (the optimum-neuron==9.9.9 sdist does not ship docs/)"
     assert _reported(out, "unknown_host") == "unverifiable (no local evidence for host example.com)"
-    assert out.splitlines()[-1] == "12 cited URLs: 4 ok, 6 broken, 2 unverifiable"
+    assert out.splitlines()[-1] == "13 cited URLs: 5 ok, 6 broken, 2 unverifiable"
 
 
 def test_good_urls_pass_and_show_the_first_cited_line(world: dict[str, Path]) -> None:
@@ -111,6 +116,7 @@ def test_good_urls_pass_and_show_the_first_cited_line(world: dict[str, Path]) ->
     assert _reported(out, "good") == "ok [first line: =====]"
     assert _reported(out, "docs_page") == "ok"
     assert _reported(out, "wheel_good") == "ok [first line: MODELS = ['llama']]"
+    assert _reported(out, "transformers_good") == "ok [first line: class LlamaModel: ...]"
     assert _reported(out, "sdist_good") == "ok [first line: def test_llama(): ...]"
 
 
