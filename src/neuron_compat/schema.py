@@ -342,7 +342,16 @@ class Capability(Model):
 
 
 class CapabilitiesFile(Model):
-    """registry/capabilities/<stack-id>.yaml: the capability ranges of one stack."""
+    """The capability ranges of one stack: what attention, dtypes and quantization it runs, per workload,
+    hardware and Neuron release range, read from its docs or source at a release.
+
+    A statement of that stack that leaves attention, dtypes or quantization empty inherits the values of
+    every range sharing its workload, overlapping its hardware and overlapping its releases; pages, the
+    JSON API and check mark them "from the stack". A statement that states a field keeps its own values,
+    which must lie within the stack's; a value outside them needs a note of the statement naming it and
+    saying why the family differs. Rules: capability-ranges (known stack, releases and stack versions; no
+    two ranges of one workload and hardware overlap) and capability-subset (a statement's own values).
+    """
 
     stack: Slug = Field(description="The stack id from stacks.yaml; must equal the file name without .yaml.")
     capabilities: list[Capability] = Field(min_length=1, description="The stack's capability ranges.")

@@ -197,3 +197,16 @@ def test_an_empty_registry_renders_every_page(tmp_path: Path) -> None:
     assert "The registry has no families yet." in site.files["matrix.md"]
     assert json.loads(site.files["api/registry.json"])["families"] == []
     assert {"home", "schema-reference", "api-endpoints"} <= set(site.fragments)
+
+
+def test_schema_reference_explains_capability_files_and_their_rules() -> None:
+    from neuron_compat.rules import RULES
+
+    fragment = contributing.fragment()
+    assert "{ #schema-capabilities }" in fragment
+    assert "registry/capabilities/&lt;stack-id&gt;.yaml" in fragment
+    assert "inherits the values" in fragment
+    assert "needs a note of the statement naming it" in fragment
+    names = {rule.name for rule in RULES}
+    for rule in ("capability-ranges", "capability-subset"):
+        assert rule in names and rule in fragment, rule
