@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def main(argv: list[str] | None = None) -> int:
     default_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "neuron-compat" / "pypi"
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--registry", type=Path, default=ROOT / "registry", help="registry directory (default: ./registry)")
+    parser.add_argument("--registry", type=Path, default=ROOT / "registry", help="registry directory (default: this checkout's registry/)")
     parser.add_argument("--mirrors", type=Path, default=Path(os.environ.get("NEURON_COMPAT_MIRRORS", "/work/.mirror")),
                         help="folder of owner+name/repo bare git mirrors (default: $NEURON_COMPAT_MIRRORS or /work/.mirror)")
     parser.add_argument("--cache", type=Path, default=default_cache,
