@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from .capabilities import effective_values
+from .check_tables import check_tables
 from .compiled import FORMAT_VERSION
 from .registry_model import Registry
 from .schema import Family
@@ -33,6 +34,7 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
             "transformers_version": snapshot.transformers_version if snapshot else None,
         },
         "probe": registry.probe.model_dump(mode="json") if registry.probe else None,
+        "check_tables": check_tables(),
     }
 
 

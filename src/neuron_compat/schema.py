@@ -510,6 +510,31 @@ class CompiledFamily(Family):
         default_factory=list, description="The family's statements, each with its effective values.")
 
 
+class CheckTables(BaseModel):
+    """The constant tables of `neuron-compat check` (model_config.py, resolve.py, views.py), published so the
+    site's check page (site/assets/javascripts/check_*.js) ports only the logic, never a hand copy of them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    verdict_format: int = Field(description="resolve.FORMAT: the `format` of the Verdict JSON.")
+    max_config_bytes: int = Field(description="model_config.MAX_CONFIG_BYTES: the largest config read.")
+    max_text: int = Field(description="Longest config string (code points) kept as a value; longer is ignored.")
+    dtype_names: dict[str, str] = Field(description="torch dtype names in configs -> registry dtype ids.")
+    quant_methods: dict[str, str] = Field(
+        description="quantization_config.quant_method values (lower case) -> registry quantization ids.")
+    context_keys: list[str] = Field(description="Config keys holding the context length, most trusted first.")
+    expert_keys: list[str] = Field(description="Config keys holding the number of MoE experts.")
+    experts_per_token_keys: list[str] = Field(description="Config keys holding the experts routed per token.")
+    shared_expert_keys: list[str] = Field(description="Config keys holding the number of shared experts.")
+    config_files: list[str] = Field(description="The config file names check reads from a model directory.")
+    workloads: list[str] = Field(description="resolve.WORKLOADS: the workloads asked when none is given.")
+    status_rank: dict[str, int] = Field(description="Verdict status -> rank; the overall status is the highest.")
+    exit_for_status: dict[str, int] = Field(description="Verdict status -> the exit code of `check`.")
+    requirement_kinds: list[str] = Field(
+        description="Constraint kinds that are requirements (flag, env, setting), sorted.")
+    nearest_limit: int = Field(description="How many nearest covered families an unknown model lists.")
+
+
 class RegistryDocument(BaseModel):
     """The compiled registry document, as `export --json` writes it and the site publishes it.
 
@@ -529,3 +554,5 @@ class RegistryDocument(BaseModel):
         default_factory=list, description="registry/capabilities/*.yaml, by stack id.")
     probe: ProbeSnapshot | None = Field(
         default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")
+    check_tables: CheckTables | None = Field(
+        default=None, description="The constant tables the site's check page reads (check_tables.py).")

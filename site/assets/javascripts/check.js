@@ -18,35 +18,17 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
-  var FORMAT = 1;
-  var MAX_CONFIG_BYTES = 2 * 1024 * 1024;
-  var MAX_TEXT = 200;
-  var WORKLOADS = ["inference", "training"];
-  var STATUS_RANK = { supported: 3, partial: 2, unsupported: 1, unknown: 0 };
-  var EXIT_FOR_STATUS = { supported: 0, partial: 3, unsupported: 4, unknown: 4 };
-  var REQUIREMENT_KINDS = ["flag", "env", "setting"];
-  var NEAREST_LIMIT = 3;
-  var DTYPE_NAMES = {
-    bfloat16: "bf16", bf16: "bf16",
-    float16: "fp16", fp16: "fp16", half: "fp16",
-    float32: "fp32", fp32: "fp32", float: "fp32",
-    float8_e4m3fn: "fp8", float8_e5m2: "fp8", fp8: "fp8",
-    int8: "int8", int4: "int4", mxfp4: "mxfp4"
-  };
-  var QUANT_METHODS = {
-    fp8: "fp8", fbgemm_fp8: "fp8",
-    mxfp4: "mxfp4",
-    awq: "awq",
-    gptq: "gptq",
-    bitsandbytes: "bitsandbytes",
-    "compressed-tensors": "compressed-tensors", compressed_tensors: "compressed-tensors"
-  };
-  var CONTEXT_KEYS = ["max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "n_ctx",
-    "max_seq_len", "max_target_positions"];
-  var EXPERT_KEYS = ["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"];
-  var EXPERTS_PER_TOKEN_KEYS = ["num_experts_per_tok", "experts_per_token", "moe_top_k"];
-  var SHARED_EXPERT_KEYS = ["n_shared_experts", "num_shared_experts"];
-  var CONFIG_FILES = ["config.json", "model_index.json"];
+  // The constant tables (dtype names, config keys, status ranks, exit codes, ...) are not copied here: they come
+  // from the Python constants, published as the compiled document's `check_tables` (src/neuron_compat/check_tables.py).
+  var T = null;
+
+  function useTables(registry) {
+    if (!registry || !isObject(registry.check_tables)) {
+      throw new Error("this registry.json has no check_tables section; rebuild it with a newer neuron-compat");
+    }
+    T = registry.check_tables;
+    return T;
+  }
 
   function has(object, key) {
     return Object.prototype.hasOwnProperty.call(object, key);
@@ -67,7 +49,7 @@
   // --- model_config.py -------------------------------------------------------------------------------
 
   function text(value) {
-    if (typeof value === "string" && value.length > 0 && codePoints(value).length <= MAX_TEXT &&
+    if (typeof value === "string" && value.length > 0 && codePoints(value).length <= T.max_text &&
         value.indexOf("\n") < 0) {
       return value;
     }
@@ -97,7 +79,7 @@
     var raw = first(sources, ["dtype", "torch_dtype"], text);
     if (raw === null) return [null, null];
     var name = raw.indexOf("torch.") === 0 ? raw.slice(6) : raw;
-    return [has(DTYPE_NAMES, name) ? DTYPE_NAMES[name] : null, raw];
+    return [has(T.dtype_names, name) ? T.dtype_names[name] : null, raw];
   }
 
   function ropeOf(sources) {
@@ -129,16 +111,16 @@
     }
     if (method === null) method = "unknown";
     var lower = method.toLowerCase();
-    return { method: method, id: has(QUANT_METHODS, lower) ? QUANT_METHODS[lower] : null };
+    return { method: method, id: has(T.quant_methods, lower) ? T.quant_methods[lower] : null };
   }
 
   function moeOf(sources) {
-    var experts = first(sources, EXPERT_KEYS, positiveInt);
+    var experts = first(sources, T.expert_keys, positiveInt);
     if (experts === null || experts < 2) return null;
     return {
       experts: experts,
-      experts_per_token: first(sources, EXPERTS_PER_TOKEN_KEYS, positiveInt),
-      shared_experts: first(sources, SHARED_EXPERT_KEYS, positiveInt)
+      experts_per_token: first(sources, T.experts_per_token_keys, positiveInt),
+      shared_experts: first(sources, T.shared_expert_keys, positiveInt)
     };
   }
 
@@ -234,7 +216,7 @@
       attn_implementation: first(sources, ["attn_implementation", "_attn_implementation"], text),
       sliding_window: slidingWindowOf(sources),
       rope_scaling: ropeOf(sources),
-      max_position_embeddings: first(sources, CONTEXT_KEYS, positiveInt),
+      max_position_embeddings: first(sources, T.context_keys, positiveInt),
       quantization: quantizationOf(config),
       moe: moeOf(sources),
       remote_code: Object.keys(autoMap).length > 0,
@@ -245,8 +227,8 @@
 
   function parseConfigText(source, where) {
     var size = typeof TextEncoder !== "undefined" ? new TextEncoder().encode(source).length : source.length;
-    if (size > MAX_CONFIG_BYTES) {
-      throw ConfigError(where + ": " + size + " bytes is too large for a config (limit " + MAX_CONFIG_BYTES + " bytes)");
+    if (size > T.max_config_bytes) {
+      throw ConfigError(where + ": " + size + " bytes is too large for a config (limit " + T.max_config_bytes + " bytes)");
     }
     try {
       return JSON.parse(source);
@@ -332,7 +314,7 @@
         best[pair[1]] = distance;
       }
     });
-    return order.sort(function (a, b) { return best[a] - best[b] || compareStrings(a, b); }).slice(0, NEAREST_LIMIT);
+    return order.sort(function (a, b) { return best[a] - best[b] || compareStrings(a, b); }).slice(0, T.nearest_limit);
   }
 
   function formatValue(value) {
@@ -480,7 +462,7 @@
           Number.isInteger(constraint.value) && model.max_position_embeddings > constraint.value) {
         caveats.push(caveat("context-beyond-verified", false, "max_position_embeddings " + model.max_position_embeddings +
           " is beyond the " + constraint.value + " tokens this statement was verified with"));
-      } else if (REQUIREMENT_KINDS.indexOf(kind) >= 0) {
+      } else if (T.requirement_kinds.indexOf(kind) >= 0) {
         var value = constraint.value === null || constraint.value === undefined ? "" : " = " + formatValue(constraint.value);
         caveats.push(caveat("requires", false, "requires " + kind + " " + constraint.name + value));
       }
@@ -502,7 +484,7 @@
       caveats.push(caveat("beyond-horizon", true, horizonNote(stack, release)));
       verdict = "unknown";
     }
-    var requirements = statement.constraints.some(function (c) { return REQUIREMENT_KINDS.indexOf(c.kind) >= 0; });
+    var requirements = statement.constraints.some(function (c) { return T.requirement_kinds.indexOf(c.kind) >= 0; });
     return {
       stack: stack.id, stack_name: stack.name, workload: statement.workload, hardware: statement.hardware.slice(),
       status: status, verdict: verdict,
@@ -590,6 +572,7 @@
   }
 
   function resolve(model, registry, options) {
+    useTables(registry);
     options = options || {};
     var versions = releaseVersions(registry);
     if (!versions.length) throw ResolveError("the registry lists no Neuron releases");
@@ -602,10 +585,10 @@
     if (stackId !== null && !registry.stacks.some(function (s) { return s.id === stackId; })) {
       throw ResolveError("unknown stack '" + stackId + "'; known stacks: " + registry.stacks.map(function (s) { return s.id; }).join(", "));
     }
-    if (workload !== null && WORKLOADS.indexOf(workload) < 0) {
+    if (workload !== null && T.workloads.indexOf(workload) < 0) {
       throw ResolveError("unknown workload '" + workload + "'; use inference or training");
     }
-    var workloads = workload ? [workload] : WORKLOADS.slice();
+    var workloads = workload ? [workload] : T.workloads.slice();
     var found = findFamily(model, registry.families);
     var family = found[0];
     var caveats = found[2];
@@ -638,15 +621,16 @@
       }).map(function (s) { return s.id; });
     }
     var status = "unknown";
-    answers.forEach(function (a) { if (STATUS_RANK[a.verdict] > STATUS_RANK[status]) status = a.verdict; });
+    answers.forEach(function (a) { if (T.status_rank[a.verdict] > T.status_rank[status]) status = a.verdict; });
     return {
-      format: FORMAT, release: release, stack: stackId, workload: workload, model: model, family: found[1],
-      status: status, exit_code: EXIT_FOR_STATUS[status], summary: summaryOf(model, family, status, answers, release),
+      format: T.verdict_format, release: release, stack: stackId, workload: workload, model: model, family: found[1],
+      status: status, exit_code: T.exit_for_status[status], summary: summaryOf(model, family, status, answers, release),
       caveats: caveats, answers: answers, no_statement: noStatement, nearest: found[3]
     };
   }
 
   function checkConfig(config, registry, options) {
+    useTables(registry);
     return resolve(normaliseConfig(config), registry, options);
   }
 
@@ -883,6 +867,7 @@
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.json();
       }).then(function (data) {
+        useTables(data);
         registry = data;
         fillSelect(releaseSelect, releaseVersions(data).reverse(), "newest (" + releaseVersions(data).slice(-1)[0] + ")");
         fillSelect(stackSelect, data.stacks.map(function (s) { return s.id; }), "all stacks");
@@ -904,6 +889,6 @@
     compareVersions: compareVersions,
     isValidRepoId: isValidRepoId,
     startPage: startPage,
-    CONFIG_FILES: CONFIG_FILES
+    useTables: useTables
   };
 });

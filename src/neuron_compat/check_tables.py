@@ -1,0 +1,33 @@
+"""The constant tables of `neuron-compat check`, as the compiled document's `check_tables` section.
+
+The site's check page (site/assets/javascripts/check_*.js) reads them from api/registry.json, so the browser port
+holds only logic: one fact in one place (model_config.py, resolve.py, views.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import model_config, resolve
+from .views import REQUIREMENT_KINDS
+
+
+def check_tables() -> dict[str, Any]:
+    """The `check_tables` section (schema.CheckTables), from the Python constants themselves."""
+    return {
+        "verdict_format": resolve.FORMAT,
+        "max_config_bytes": model_config.MAX_CONFIG_BYTES,
+        "max_text": model_config._MAX_TEXT,
+        "dtype_names": dict(model_config._DTYPE_NAMES),
+        "quant_methods": dict(model_config._QUANT_METHODS),
+        "context_keys": list(model_config._CONTEXT_KEYS),
+        "expert_keys": list(model_config._EXPERT_KEYS),
+        "experts_per_token_keys": list(model_config._EXPERTS_PER_TOKEN_KEYS),
+        "shared_expert_keys": list(model_config._SHARED_EXPERT_KEYS),
+        "config_files": list(model_config.CONFIG_FILES),
+        "workloads": list(resolve.WORKLOADS),
+        "status_rank": dict(resolve.STATUS_RANK),
+        "exit_for_status": dict(resolve.EXIT_FOR_STATUS),
+        "requirement_kinds": sorted(kind.value for kind in REQUIREMENT_KINDS),
+        "nearest_limit": resolve.NEAREST_LIMIT,
+    }
