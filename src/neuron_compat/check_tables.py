@@ -1,7 +1,7 @@
 """The constant tables of `neuron-compat check`, as the compiled document's `check_tables` section.
 
 The site's check page (site/assets/javascripts/check_*.js) reads them from api/registry.json, so the browser port
-holds only logic: one fact in one place (model_config.py, resolve.py, views.py).
+holds only logic: one fact in one place (model_config.py, resolve.py, views.py, commands/exit_codes.py).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import model_config, resolve
+from .commands.exit_codes import EXIT_FOR_STATUS
 from .views import REQUIREMENT_KINDS
 
 
@@ -27,7 +28,7 @@ def check_tables() -> dict[str, Any]:
         "config_files": list(model_config.CONFIG_FILES),
         "workloads": list(resolve.WORKLOADS),
         "status_rank": dict(resolve.STATUS_RANK),
-        "exit_for_status": dict(resolve.EXIT_FOR_STATUS),
+        "exit_for_status": dict(EXIT_FOR_STATUS),
         "requirement_kinds": sorted(kind.value for kind in REQUIREMENT_KINDS),
         "nearest_limit": resolve.NEAREST_LIMIT,
     }

@@ -17,7 +17,16 @@ from pydantic import BaseModel, ValidationError
 
 from .locate import Locator
 from .problems import Problem
-from .registry_model import Registry, family_key
+from .registry_model import (
+    META_KEY,
+    RELEASES_KEY,
+    STACKS_KEY,
+    FileKey,
+    Registry,
+    capabilities_key,
+    family_key,
+    upstream_key,
+)
 from .schema import (
     CapabilitiesFile,
     Family,
@@ -105,14 +114,14 @@ def _load_registry(root: Path | str) -> LoadResult:
     meta_value: RegistryMeta | None = None
     transformers: TransformersSnapshot | None = None
     probe: ProbeSnapshot | None = None
-    files: dict[str, LoadedYaml] = {}
-    broken: set[str] = set()
+    files: dict[FileKey, LoadedYaml] = {}
+    broken: set[FileKey] = set()
     if not root.is_dir():
         problems.append(Problem(display_path(root), 0, 0, "", "registry directory not found",
                                 "run it in a clone's root or name the directory; `check` needs none", rule="layout"))
         return LoadResult(Registry(root=root), problems)
 
-    for name, model, key in ((RELEASES_FILE, ReleasesFile, "releases"), (STACKS_FILE, StacksFile, "stacks")):
+    for name, model, key in ((RELEASES_FILE, ReleasesFile, RELEASES_KEY), (STACKS_FILE, StacksFile, STACKS_KEY)):
         path = root / name
         if not _present(path):
             problems.append(Problem(display_path(path), 0, 0, "", f"missing {name}", rule="layout"))
@@ -132,19 +141,19 @@ def _load_registry(root: Path | str) -> LoadResult:
     if _present(meta):
         loaded, meta_value = _load_one(meta, RegistryMeta, problems)
         if loaded:
-            files["meta"] = loaded
+            files[META_KEY] = loaded
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if _present(snapshot):
         loaded, transformers = _load_one(snapshot, TransformersSnapshot, problems)
         if loaded:
-            files["upstream:transformers"] = loaded
+            files[upstream_key("transformers")] = loaded
 
     probe_path = root / PROBE_SNAPSHOT
     if _present(probe_path):  # machine evidence beside the claims; it never changes a status
         loaded, probe = _load_one(probe_path, ProbeSnapshot, problems)
         if loaded:
-            files["upstream:probe"] = loaded
+            files[upstream_key("probe")] = loaded
 
     capability_files = _load_capabilities(root / CAPABILITIES_DIR, files, broken, problems)
 
@@ -175,7 +184,7 @@ def _load_registry(root: Path | str) -> LoadResult:
     return LoadResult(registry, problems)
 
 
-def _load_capabilities(directory: Path, files: dict[str, LoadedYaml], broken: set[str],
+def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
                        problems: list[Problem]) -> list[CapabilitiesFile]:
     """capabilities/<stack-id>.yaml: one file per stack, named by its id (optional directory)."""
     found: list[CapabilitiesFile] = []
@@ -190,9 +199,9 @@ def _load_capabilities(directory: Path, files: dict[str, LoadedYaml], broken: se
         loaded, value = _load_one(path, CapabilitiesFile, problems)
         if loaded is None or value is None:
             if loaded is not None:
-                broken.add(f"capabilities:{path.stem}")
+                broken.add(capabilities_key(path.stem))
             continue
-        files[f"capabilities:{path.stem}"] = loaded
+        files[capabilities_key(path.stem)] = loaded
         if value.stack != path.stem:
             line, column = Locator(loaded.text).position(("stack",))
             problems.append(Problem(loaded.display, line, column, "stack",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .registry_indexes import RegistryIndexes
 from .schema import (
@@ -23,9 +23,35 @@ if TYPE_CHECKING:
     from .yaml_loading import LoadedYaml
 
 
-def family_key(family_id: str) -> str:
+@dataclass(frozen=True, order=True)
+class FileKey:
+    """Which registry file a loaded text, a broken mark or a rule finding is about."""
+
+    kind: Literal["releases", "stacks", "meta", "family", "capabilities", "upstream"]
+    name: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.name}" if self.name else self.kind
+
+
+RELEASES_KEY = FileKey("releases")
+STACKS_KEY = FileKey("stacks")
+META_KEY = FileKey("meta")
+
+
+def family_key(family_id: str) -> FileKey:
     """The key of a family's file in `Registry.files` (and of a rule finding about it)."""
-    return f"family:{family_id}"
+    return FileKey("family", family_id)
+
+
+def capabilities_key(stack_id: str) -> FileKey:
+    """The key of capabilities/<stack-id>.yaml."""
+    return FileKey("capabilities", stack_id)
+
+
+def upstream_key(name: str) -> FileKey:
+    """The key of an upstream snapshot (upstream/<name>.yaml)."""
+    return FileKey("upstream", name)
 
 
 @dataclass(frozen=True)
@@ -40,8 +66,8 @@ class Registry(RegistryIndexes):
     probe: ProbeSnapshot | None = None  # upstream/probe.yaml: machine evidence, never a support status
     capability_files: list[CapabilitiesFile] = field(default_factory=list)  # capabilities/<stack>.yaml
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
-    files: dict[str, LoadedYaml] = field(default_factory=dict)  # key: "releases", "stacks", family_key(id), ...
-    broken: set[str] = field(default_factory=set)  # keys of files that failed to load (rules skip what depends on them)
+    files: dict[FileKey, LoadedYaml] = field(default_factory=dict)  # RELEASES_KEY, STACKS_KEY, family_key(id), ...
+    broken: set[FileKey] = field(default_factory=set)  # files that failed to load (rules skip what depends on them)
 
     @cached_property
     def release_by_version(self) -> dict[str, Release]:

@@ -51,7 +51,6 @@ if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute
 FORMAT = 1
 WORKLOADS = ("inference", "training")
 STATUS_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "unknown": 0}
-EXIT_FOR_STATUS = {"supported": 0, "partial": 3, "unsupported": 4, "unknown": 4}
 NEAREST_LIMIT = 3
 
 
@@ -121,7 +120,6 @@ class Verdict:
     model: ModelConfigFacts
     family: FamilyMatch | None
     status: str
-    exit_code: int
     summary: str
     caveats: list[Caveat]
     answers: list[StackAnswer]
@@ -371,7 +369,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
             status = answer.verdict
     return Verdict(
         format=FORMAT, release=release, stack=stack, workload=workload, model=facts,
-        family=match, status=status, exit_code=EXIT_FOR_STATUS[status],
+        family=match, status=status,
         summary=_summary(facts, family, status, answers, release), caveats=caveats, answers=answers,
         no_statement=no_statement, nearest=nearest,
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from check_helpers import CHECK_REGISTRY, ROOT, node_executable
 
+from neuron_compat.commands.check import verdict_document
 from neuron_compat.export import registry_to_json
 from neuron_compat.model_config import ConfigError, facts_from_config
 from neuron_compat.resolve import ResolveError, resolve
@@ -83,7 +84,7 @@ def test_python_and_javascript_agree_on_odd_configs():
         cases.append({"name": str(index), "config": config, "options": options})
         try:
             verdict = resolve(facts_from_config(config), registry, **options)
-            expected.append({"verdict": verdict.to_dict()})
+            expected.append({"verdict": verdict_document(verdict)})
         except (ConfigError, ResolveError) as error:
             expected.append({"error": str(error)})
     node = node_executable()

@@ -624,7 +624,7 @@
     answers.forEach(function (a) { if (T.status_rank[a.verdict] > T.status_rank[status]) status = a.verdict; });
     return {
       format: T.verdict_format, release: release, stack: stackId, workload: workload, model: model, family: found[1],
-      status: status, exit_code: T.exit_for_status[status], summary: summaryOf(model, family, status, answers, release),
+      status: status, summary: summaryOf(model, family, status, answers, release),
       caveats: caveats, answers: answers, no_statement: noStatement, nearest: found[3]
     };
   }
@@ -669,7 +669,7 @@
     heading.appendChild(document.createTextNode(" \u2014 " + verdict.summary));
     result.appendChild(heading);
     result.setAttribute("data-status", verdict.status);
-    result.setAttribute("data-exit-code", String(verdict.exit_code));
+    result.setAttribute("data-exit-code", String(T.exit_for_status[verdict.status]));  // what `check` would exit with
 
     var model = verdict.model;
     var facts = element("ul", "nc-check-facts");
@@ -747,8 +747,19 @@
     }
     var details = element("details", "nc-check-json");
     details.appendChild(element("summary", null, "The same answer as JSON (neuron-compat check --json)"));
-    details.appendChild(element("pre", null, JSON.stringify(verdict, null, 1)));
+    details.appendChild(element("pre", null, JSON.stringify(checkDocument(verdict), null, 1)));
     result.appendChild(details);
+  }
+
+  // What `check --json` prints (commands/check.py verdict_document): the verdict with the command's exit code
+  // after `status` (the registry origin is the CLI's own).
+  function checkDocument(verdict) {
+    var shown = {};
+    Object.keys(verdict).forEach(function (name) {
+      shown[name] = verdict[name];
+      if (name === "status") shown.exit_code = T.exit_for_status[verdict.status];
+    });
+    return shown;
   }
 
   function closeSearchDialog(query) {
@@ -886,6 +897,7 @@
     parseConfigText: parseConfigText,
     resolve: resolve,
     checkConfig: checkConfig,
+    checkDocument: checkDocument,
     compareVersions: compareVersions,
     isValidRepoId: isValidRepoId,
     startPage: startPage,

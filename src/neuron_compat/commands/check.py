@@ -18,9 +18,7 @@ from pathlib import Path
 
 from ..capabilities import origin_label
 from ..safe_text import one_line
-
-EXIT_BAD_INPUT = 1
-EXIT_UNREACHABLE = 2
+from .common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
 
 
 def _clean(text: object) -> str:
@@ -48,65 +46,85 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1) + "\n")
         return 0
     if args.model is None:
-        return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_BAD_INPUT)
+        return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
     if args.workload is not None and args.workload not in WORKLOADS:
-        return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_BAD_INPUT)
+        return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
-        return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_BAD_INPUT)
+        return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
 
     target = args.model
     local = Path(target).expanduser()
     try:
         if local.exists() or _looks_like_path(target):
             if args.revision:
-                return _fail("--revision applies to Hub repo ids, not to local files", EXIT_BAD_INPUT)
+                return _fail("--revision applies to Hub repo ids, not to local files", EXIT_PROBLEMS)
             data, source = read_local_config(local)
         else:
             from ..hub import HubError, fetch_config, is_valid_repo_id  # huggingface_hub only for Hub ids
 
             if not is_valid_repo_id(target):
                 return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
-                             "(namespace/name with letters, digits, '.', '_' or '-')", EXIT_BAD_INPUT)
+                             "(namespace/name with letters, digits, '.', '_' or '-')", EXIT_PROBLEMS)
             try:
                 fetched = fetch_config(target, args.revision)
             except HubError as error:
-                return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_BAD_INPUT)
+                return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
             data = fetched.data
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
             source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
         facts = facts_from_config(data)
     except ConfigError as error:
-        return _fail(str(error) if ":" in str(error) else f"{target}: {error}", EXIT_BAD_INPUT)
+        return _fail(str(error) if ":" in str(error) else f"{target}: {error}", EXIT_PROBLEMS)
     except OSError as error:
-        return _fail(f"{target}: {error.strerror or error}", EXIT_BAD_INPUT)
+        return _fail(f"{target}: {error.strerror or error}", EXIT_PROBLEMS)
 
     try:
         verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload)
     except ResolveError as error:
-        return _fail(str(error), EXIT_BAD_INPUT)
+        return _fail(str(error), EXIT_PROBLEMS)
 
     if args.json:
-        document = {**verdict.to_dict(), "registry": asdict(origin)}
+        document = {**verdict_document(verdict), "registry": asdict(origin)}
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
     else:
         probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
         sys.stdout.write(render_table(verdict, source, origin.describe(), probe))
-    return verdict.exit_code
+    return EXIT_FOR_STATUS[verdict.status]
+
+
+def verdict_document(verdict) -> dict:
+    """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
+    and what the site's check page shows (check.js checkDocument)."""
+    document: dict = {}
+    for name, value in verdict.to_dict().items():
+        document[name] = value
+        if name == "status":
+            document["exit_code"] = EXIT_FOR_STATUS[value]
+    return document
 
 
 def _with_registry_schema(schema: dict) -> dict:
-    """`check --json` is the resolver's Verdict plus `registry`: where the answer's data came from."""
+    """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
     from ..registry_source import RegistryOrigin
 
     origin = TypeAdapter(RegistryOrigin).json_schema()
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
-    schema["properties"]["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
-    schema["required"] = [*schema.get("required", []), "registry"]
+    properties: dict = {}
+    for name, value in schema["properties"].items():
+        properties[name] = value
+        if name == "status":
+            properties["exit_code"] = {"enum": sorted(set(EXIT_FOR_STATUS.values())), "title": "Exit Code",
+                                       "type": "integer"}
+    properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
+    schema["properties"] = properties
+    required = list(schema.get("required", []))
+    required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
+    schema["required"] = [*required, "registry"]
     return schema
 
 
@@ -175,7 +193,7 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         lines.append("")
     if verdict.no_statement:
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
-    lines.append(f"Result: {verdict.summary} (exit {verdict.exit_code})")
+    lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
         from ..probe_summary import probe_line
 

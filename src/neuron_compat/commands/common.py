@@ -6,14 +6,13 @@ import argparse
 from pathlib import Path
 
 from ..atomic_write import WriteRefused, write_atomically
+from .exit_codes import EXIT_FOR_STATUS, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
 
-__all__ = ["write_atomically", "written_where"]
+__all__ = ["EXIT_FOR_STATUS", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREACHABLE", "EXIT_USAGE", "write_atomically",
+           "written_where"]
 
 DEFAULT_REGISTRY = Path("registry")
 
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
 
 
 def written_where(error: OSError, path: Path) -> str:

@@ -20,7 +20,7 @@ from . import (
     upstream_model_types,
     version_ranges,
 )
-from .base import Finding, Rule
+from .base import FileKey, Finding, Rule
 
 RULES: tuple[Rule, ...] = (
     catalogue_order.RULE,
@@ -39,13 +39,13 @@ RULES: tuple[Rule, ...] = (
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
     """Run every rule; locate each finding in its file (re-reading only files that have findings)."""
-    locators: dict[str, Locator] = {}
+    locators: dict[FileKey, Locator] = {}
     problems: list[Problem] = []
     for rule in rules:
         for finding in rule.check(registry):
             loaded = registry.files.get(finding.file_key)
             if loaded is None:
-                problems.append(Problem(finding.file_key, 0, 0, "", finding.message, finding.hint, rule.name))
+                problems.append(Problem(str(finding.file_key), 0, 0, "", finding.message, finding.hint, rule.name))
                 continue
             locator = locators.setdefault(finding.file_key, Locator(loaded.text))
             line, column = locator.position(finding.loc, at_key=finding.at_key)

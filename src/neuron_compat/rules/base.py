@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..registry_model import Registry, family_key
+from ..registry_model import RELEASES_KEY, STACKS_KEY, FileKey, Registry, capabilities_key, family_key
 
 
 @dataclass(frozen=True)
 class Finding:
-    """A rule's complaint about one place: `file_key` is 'releases', 'stacks' or 'family:<id>'."""
+    """A rule's complaint about one place (`loc`) in one registry file (`file_key`)."""
 
-    file_key: str
+    file_key: FileKey
     loc: tuple[str | int, ...]
     message: str
     hint: str = ""
@@ -26,4 +26,4 @@ class Rule:
     check: Callable[[Registry], Iterable[Finding]]
 
 
-__all__ = ["Finding", "Rule", "family_key"]
+__all__ = ["RELEASES_KEY", "STACKS_KEY", "FileKey", "Finding", "Rule", "capabilities_key", "family_key"]

@@ -6,13 +6,12 @@ the values of every range it touches, so two ranges for the same releases would 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
-from ..registry import Registry
+from ..registry_model import Registry
 from ..versions import version_key
-from .base import Finding, Rule
-from .known_references import release_hint
+from .base import RELEASES_KEY, STACKS_KEY, Finding, Rule, capabilities_key
+from .known_references import release_hint, stack_hint, stack_version_findings
 
 
 def _bounds(since: str, until: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -24,32 +23,21 @@ def check(registry: Registry) -> Iterator[Finding]:
     known = set(releases)
     stacks = registry.stack_by_id
     for capability_file in registry.capability_files:
-        key = f"capabilities:{capability_file.stack}"
+        key = capabilities_key(capability_file.stack)
         stack = stacks.get(capability_file.stack)
         if stack is None:
-            if "stacks" not in registry.broken:
-                close = difflib.get_close_matches(capability_file.stack, sorted(stacks), n=1, cutoff=0.6)
-                hint = f"did you mean '{close[0]}'?" if close else "known stacks: " + ", ".join(sorted(stacks))
-                yield Finding(key, ("stack",), f"stack '{capability_file.stack}' is not in stacks.yaml", hint)
+            if STACKS_KEY not in registry.broken:
+                yield Finding(key, ("stack",), f"stack '{capability_file.stack}' is not in stacks.yaml",
+                              stack_hint(capability_file.stack, sorted(stacks)))
             continue
-        own = [v.version for v in stack.versions]
         for index, capability in enumerate(capability_file.capabilities):
             where = ("capabilities", index)
             for name in ("since", "until"):
                 value = getattr(capability, name)
-                if value is not None and "releases" not in registry.broken and value not in known:
+                if value is not None and RELEASES_KEY not in registry.broken and value not in known:
                     yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
                                   release_hint(value, releases))
-            for name in ("stack_since", "stack_until"):
-                value = getattr(capability, name)
-                if value is None:
-                    continue
-                if not own:
-                    yield Finding(key, (*where, name), f"stack '{stack.id}' has no version line of its own",
-                                  "remove this field; use since/until (Neuron releases)")
-                elif value not in own:
-                    yield Finding(key, (*where, name), f"'{value}' is not a known {stack.id} version in stacks.yaml",
-                                  f"known {stack.id} versions: {own[0]} to {own[-1]}")
+            yield from stack_version_findings(key, where, stack, capability)
             if str(capability.workload) not in [str(w) for w in stack.workloads]:
                 yield Finding(key, (*where, "workload"),
                               f"stack '{stack.id}' offers no {capability.workload} workload in stacks.yaml",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..capabilities import FIELDS, capability_values, covering
-from ..registry import Registry
+from ..registry_model import Registry
 from .base import Finding, Rule, family_key
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ..registry_model import Registry
 from ..versions import version_key
-from .base import Finding, Rule
+from .base import RELEASES_KEY, STACKS_KEY, Finding, Rule
 
 
 def check(registry: Registry) -> Iterator[Finding]:
@@ -14,21 +14,21 @@ def check(registry: Registry) -> Iterator[Finding]:
     previous: str | None = None
     for index, release in enumerate(registry.releases):
         if release.version in seen:
-            yield Finding("releases", ("releases", index, "version"), f"release '{release.version}' is listed twice")
+            yield Finding(RELEASES_KEY, ("releases", index, "version"), f"release '{release.version}' is listed twice")
         elif previous is not None and version_key(release.version) < version_key(previous):
-            yield Finding("releases", ("releases", index, "version"),
+            yield Finding(RELEASES_KEY, ("releases", index, "version"),
                           f"release '{release.version}' comes after '{previous}'", "keep releases oldest first")
         seen.add(release.version)
         previous = release.version
     ids: set[str] = set()
     for index, stack in enumerate(registry.stacks):
         if stack.id in ids:
-            yield Finding("stacks", ("stacks", index, "id"), f"stack '{stack.id}' is listed twice")
+            yield Finding(STACKS_KEY, ("stacks", index, "id"), f"stack '{stack.id}' is listed twice")
         ids.add(stack.id)
         own: set[str] = set()
         for v_index, version in enumerate(stack.versions):
             if version.version in own:
-                yield Finding("stacks", ("stacks", index, "versions", v_index, "version"),
+                yield Finding(STACKS_KEY, ("stacks", index, "versions", v_index, "version"),
                               f"{stack.id} version '{version.version}' is listed twice")
             own.add(version.version)
 

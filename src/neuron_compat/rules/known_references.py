@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from typing import TypeGuard
 
 from ..registry_model import Registry
-from .base import Finding, Rule, family_key
+from ..schema import Stack
+from .base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule, family_key
 
 
 def release_hint(version: str, known: list[str]) -> str:
@@ -17,9 +18,26 @@ def release_hint(version: str, known: list[str]) -> str:
     return f"known releases: {known[0]} to {known[-1]}; add it to releases.yaml first" if known else "releases.yaml is empty"
 
 
-def _stack_hint(stack: str, known: list[str]) -> str:
+def stack_hint(stack: str, known: list[str]) -> str:
     close = difflib.get_close_matches(stack, known, n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else "known stacks: " + ", ".join(known)
+
+
+def stack_version_findings(key: FileKey, where: tuple[str | int, ...], stack: Stack,
+                           holder: object) -> Iterator[Finding]:
+    """`stack_since` / `stack_until` of a statement or capability range name versions on the stack's own line."""
+    own = [v.version for v in stack.versions]
+    for name in ("stack_since", "stack_until"):
+        value = getattr(holder, name)
+        if value is None:
+            continue
+        if not own:
+            yield Finding(key, (*where, name), f"stack '{stack.id}' has no version line of its own",
+                          "remove this field; use since/until (Neuron releases)")
+        elif value not in own:
+            close = difflib.get_close_matches(value, own, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else f"known {stack.id} versions: {own[0]} to {own[-1]}"
+            yield Finding(key, (*where, name), f"'{value}' is not a known {stack.id} version in stacks.yaml", hint)
 
 
 def check(registry: Registry) -> Iterator[Finding]:
@@ -28,8 +46,8 @@ def check(registry: Registry) -> Iterator[Finding]:
     stacks = registry.stack_by_id
     stack_ids = sorted(stacks)
 
-    releases_broken = "releases" in registry.broken
-    stacks_broken = "stacks" in registry.broken
+    releases_broken = RELEASES_KEY in registry.broken
+    stacks_broken = STACKS_KEY in registry.broken
 
     def missing_release(value: str | None) -> TypeGuard[str]:
         return not releases_broken and value is not None and value not in releases
@@ -38,11 +56,11 @@ def check(registry: Registry) -> Iterator[Finding]:
         for name in ("since", "end_of_support"):
             value = getattr(listed, name)
             if missing_release(value):
-                yield Finding("stacks", ("stacks", index, name), f"release '{value}' is not in releases.yaml",
+                yield Finding(STACKS_KEY, ("stacks", index, name), f"release '{value}' is not in releases.yaml",
                               release_hint(value, ordered))
         for v_index, version in enumerate(listed.versions):
             if missing_release(version.neuron):
-                yield Finding("stacks", ("stacks", index, "versions", v_index, "neuron"),
+                yield Finding(STACKS_KEY, ("stacks", index, "versions", v_index, "neuron"),
                               f"release '{version.neuron}' is not in releases.yaml", release_hint(version.neuron, ordered))
 
     for family in registry.families:
@@ -52,7 +70,7 @@ def check(registry: Registry) -> Iterator[Finding]:
             stack = stacks.get(statement.stack)
             if stack is None and not stacks_broken:
                 yield Finding(key, (*where, "stack"), f"stack '{statement.stack}' is not in stacks.yaml",
-                              _stack_hint(statement.stack, stack_ids))
+                              stack_hint(statement.stack, stack_ids))
             for name in ("since", "until"):
                 value = getattr(statement, name)
                 if missing_release(value):
@@ -67,19 +85,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                     yield Finding(key, (*where, "sources", r_index, "release"),
                                   f"release '{source.release}' is not in releases.yaml", release_hint(source.release, ordered))
             if stack is not None:
-                own = [v.version for v in stack.versions]
-                for name in ("stack_since", "stack_until"):
-                    value = getattr(statement, name)
-                    if value is None:
-                        continue
-                    if not own:
-                        yield Finding(key, (*where, name), f"stack '{stack.id}' has no version line of its own",
-                                      "remove this field; use since/until (Neuron releases)")
-                    elif value not in own:
-                        close = difflib.get_close_matches(value, own, n=1, cutoff=0.6)
-                        hint = f"did you mean '{close[0]}'?" if close else f"known {stack.id} versions: {own[0]} to {own[-1]}"
-                        yield Finding(key, (*where, name), f"'{value}' is not a known {stack.id} version in stacks.yaml", hint)
-
+                yield from stack_version_findings(key, where, stack, statement)
 
 RULE = Rule(
     name="known-references",

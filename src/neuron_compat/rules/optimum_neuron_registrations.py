@@ -6,13 +6,13 @@ from collections.abc import Iterator
 
 from ..crosscheck import OPTIMUM_SNAPSHOT, STACK, SnapshotError, load_snapshot, optimum_neuron_mismatches
 from ..registry_model import Registry
-from .base import Finding, Rule
+from .base import STACKS_KEY, Finding, Rule
 
 _REFRESH = "scripts/snapshot_optimum_neuron.py"
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    if not (registry.root / OPTIMUM_SNAPSHOT).is_file() or "stacks" in registry.broken:
+    if not (registry.root / OPTIMUM_SNAPSHOT).is_file() or STACKS_KEY in registry.broken:
         return
     index = next((i for i, s in enumerate(registry.stacks) if s.id == STACK), None)
     if index is None:
@@ -25,11 +25,11 @@ def check(registry: Registry) -> Iterator[Finding]:
     lines = {v.version: i for i, v in enumerate(registry.stacks[index].versions)}
     for entry in snapshot:
         if str(entry["version"]) not in lines:
-            yield Finding("stacks", ("stacks", index, "versions"),
+            yield Finding(STACKS_KEY, ("stacks", index, "versions"),
                           f"optimum-neuron {entry['version']} is in {OPTIMUM_SNAPSHOT} but not in this version line",
                           "add the version (with the Neuron release it targets), or drop it from the snapshot")
     for mismatch in optimum_neuron_mismatches(registry, snapshot):
-        yield Finding("stacks", ("stacks", index, "versions", lines[mismatch.version], "version"), mismatch.describe(),
+        yield Finding(STACKS_KEY, ("stacks", index, "versions", lines[mismatch.version], "version"), mismatch.describe(),
                       f"claim what {OPTIMUM_SNAPSHOT} says this version registers (stack_since / stack_until on "
                       f"the families' optimum-neuron statements), or refresh the snapshot with {_REFRESH}")
 

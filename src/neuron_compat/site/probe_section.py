@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..probe_summary import EXPORT_OUTCOMES, dynamo_words, is_static_capture, operators_words, probe_line
-from ..registry import Registry
+from ..registry_model import Registry
 from ..schema import Family
 
 
