@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 class FileKey:
     """Which registry file a loaded text, a broken mark or a rule finding is about."""
 
-    kind: Literal["releases", "stacks", "meta", "family", "capabilities", "upstream"]
-    name: str = ""
+    kind: Literal["releases", "stacks", "meta", "family", "capabilities", "upstream", "file"]
+    name: str = ""  # the family or stack id, the upstream snapshot's name, or (kind "file") a path in the registry
 
     def __str__(self) -> str:
+        if self.kind == "file":
+            return self.name
         return f"{self.kind}:{self.name}" if self.name else self.kind
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ..crosscheck import OPTIMUM_SNAPSHOT, STACK, SnapshotError, load_snapshot, optimum_neuron_mismatches
 from ..registry_model import Registry
-from .base import STACKS_KEY, Finding, Rule
+from .base import STACKS_KEY, FileKey, Finding, Rule
 
 _REFRESH = "scripts/snapshot_optimum_neuron.py"
 
@@ -20,7 +20,7 @@ def check(registry: Registry) -> Iterator[Finding]:
     try:
         snapshot = load_snapshot(registry.root)
     except SnapshotError as error:
-        yield Finding(OPTIMUM_SNAPSHOT, (), str(error), f"regenerate it with {_REFRESH}")
+        yield Finding(FileKey("file", OPTIMUM_SNAPSHOT), (), str(error), f"regenerate it with {_REFRESH}")
         return
     lines = {v.version: i for i, v in enumerate(registry.stacks[index].versions)}
     for entry in snapshot:
