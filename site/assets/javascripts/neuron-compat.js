@@ -3,15 +3,6 @@
 (function () {
   "use strict";
 
-  var STATUS_CSS = {
-    "supported": "supported",
-    "supported-with-requirements": "requirements",
-    "partial": "partial",
-    "unsupported": "unsupported",
-    "unknown": "unknown",
-    "none": "none"
-  };
-
   function words(value) {
     return value ? value.split(" ").filter(Boolean) : [];
   }
@@ -104,7 +95,7 @@
 
     function badge(status) {
       var span = document.createElement("span");
-      span.className = "nc-status nc-status--" + (STATUS_CSS[status] || "none");
+      span.className = "nc-status nc-status--" + ((data && data.status_css[status]) || "none");
       span.textContent = (data && data.statuses[status]) || status;
       return span;
     }
@@ -118,13 +109,12 @@
     }
 
     // Effective values (capabilities.py) and where they come from: the family's statement or the stack.
-    var ORIGIN_LABELS = { stack: "from the stack", family: "stated for this family" };
     function valuesCell(tr, css, values, origins) {
       var td = cell(tr, css, values.join(", "));
       if (values.length && origins.length) {
         var origin = document.createElement("span");
         origin.className = "nc-origin";
-        origin.textContent = " (" + origins.map(function (o) { return ORIGIN_LABELS[o] || o; }).join("; ") + ")";
+        origin.textContent = " (" + origins.map(function (o) { return data.origin_labels[o] || o; }).join("; ") + ")";
         td.appendChild(origin);
       }
       return td;
@@ -132,7 +122,7 @@
 
     function rowElement(row) {
       var tr = document.createElement("tr");
-      tr.className = "nc-row nc-row--" + (STATUS_CSS[row.status[0]] || "none");
+      tr.className = "nc-row nc-row--" + (data.status_css[row.status[0]] || "none");
       tr.setAttribute("data-family", row.family);
       tr.setAttribute("data-stack", row.stack);
       tr.setAttribute("data-workload", row.workload);

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...capabilities import effective_values
+from ...capabilities import ORIGIN_LABELS, effective_values
 from ...registry_model import Registry
 from ...views import display_status, stack_horizon
 from ...vocabulary import Attention, Dtype, Hardware, Workload
@@ -66,6 +66,8 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "newest_release": registry.newest_release,
         "releases": registry.release_versions,
         "statuses": {name: style.label for name, style in STATUS_STYLES.items()},
+        "status_css": {name: style.css for name, style in STATUS_STYLES.items()},  # the page's class per status
+        "origin_labels": dict(ORIGIN_LABELS),  # how a value's origin (stack / family) is said
         "stacks": {
             stack.id: {"name": stack.name, "since": stack.since, "end_of_support": stack.end_of_support, "horizon": stack_horizon(stack)}
             for stack in registry.stacks
