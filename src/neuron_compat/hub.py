@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 from dataclasses import dataclass
 from typing import Any
 
 from .bounded_read import FileTooLarge, UnreadableFile, read_regular_file
+from .deadline import DeadlineExceeded, call_with_deadline
 from .hub_ids import is_valid_repo_id, is_valid_revision
 from .model_config import CONFIG_FILES, MAX_CONFIG_BYTES, ConfigError, parse_config_text
 
@@ -79,22 +79,11 @@ def fetch_config(repo_id: str, revision: str | None = None, deadline: float = HU
     _check_hub_settings()
     _quiet_bounded_defaults()
 
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = _fetch(repo_id, revision or "main")
-        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread, re-raised there
-            outcome["error"] = error
-
-    worker = threading.Thread(target=work, name="hub-fetch", daemon=True)
-    worker.start()
-    worker.join(deadline)
-    if worker.is_alive():
-        raise HubError(f"{repo_id}: no answer from {_endpoint()} within {deadline:g} s (network down or too slow?)", unreachable=True)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    try:
+        return call_with_deadline(lambda: _fetch(repo_id, revision or "main"), deadline, "hub-fetch")
+    except DeadlineExceeded:
+        raise HubError(f"{repo_id}: no answer from {_endpoint()} within {deadline:g} s (network down or too slow?)",
+                       unreachable=True) from None
 
 
 def _quiet_bounded_defaults() -> None:

@@ -1,7 +1,7 @@
 """Read a published registry document (the site's api/registry.json) over HTTPS, with a local cache.
 
-One GET with a timeout on every socket operation, an overall deadline and a size cap enforced while
-reading; the answer is validated against the contract before it is cached. The cache keeps each data
+One GET with a timeout on every socket operation, an overall deadline (deadline.py: a server that trickles
+its headers or body cannot hold it) and a size cap enforced while reading; the answer is validated against the contract before it is cached. The cache keeps each data
 version under its own name, keyed by the URL, plus a `latest.json` with the ETag, so a repeated check sends
 `If-None-Match` and `--offline` answers from the newest copy. When the network fails and a copy is cached,
 that copy answers and the origin says so.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import http.client
 import json
 import math
 import os
@@ -27,6 +28,7 @@ from typing import Any
 from . import __version__
 from .bounded_read import UnreadableFile, read_regular_file
 from .compiled import document_problem, parse_document
+from .deadline import DeadlineExceeded, call_with_deadline
 from .registry_source import RegistrySourceError
 
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
@@ -55,7 +57,11 @@ def check_url(url: str) -> str:
     """The URL if it may be read: https anywhere, http only on this machine (a local build of the site)."""
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url) or len(url) > 2000:
         raise RegistrySourceError("the registry URL must be one line without spaces", unreachable=False)
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number from 0 to 65535
+    except ValueError as error:  # "https://[::1" (an unclosed IPv6 address), "https://host:99999/"
+        raise RegistrySourceError(f"{url}: not a usable URL ({error})", unreachable=False) from None
     if parts.scheme == "http" and (parts.hostname or "") in _LOOPBACK:
         return url
     if parts.scheme != "https" or not parts.hostname:
@@ -131,6 +137,13 @@ class _SameSchemeRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
+def _download(opener: urllib.request.OpenerDirector, request: urllib.request.Request, url: str, timeout: float,
+              deadline: float) -> tuple[bytes, str | None]:
+    """The body and ETag of one GET (run under call_with_deadline: a trickling server cannot hold it)."""
+    with opener.open(request, timeout=timeout) as response:
+        return _read_bounded(response, url, deadline), response.headers.get("ETag")
+
+
 def _read_bounded(response: Any, url: str, deadline: float) -> bytes:
     declared = response.headers.get("Content-Length")
     if declared and declared.isdigit() and int(declared) > MAX_DOCUMENT_BYTES:
@@ -139,9 +152,9 @@ def _read_bounded(response: Any, url: str, deadline: float) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
-        if time.monotonic() > deadline:
-            raise RegistrySourceError(f"{url}: the download took too long", unreachable=True)
-        chunk = response.read(_CHUNK)
+        if time.monotonic() > deadline:  # also ends an abandoned download soon after the caller gave up on it
+            raise TimeoutError("timed out")
+        chunk = response.read1(_CHUNK)  # what has arrived: one slow byte at a time cannot outlast the deadline
         if not chunk:
             return b"".join(chunks)
         size += len(chunk)
@@ -169,20 +182,27 @@ def fetch_document(url: str, *, offline: bool = False,
     if cached is not None and meta and isinstance(meta.get("etag"), str):
         headers["If-None-Match"] = meta["etag"]
     opener = urllib.request.build_opener(_SameSchemeRedirects)
-    deadline = time.monotonic() + 3 * timeout
+    seconds = 3 * timeout
+    request = urllib.request.Request(url, headers=headers)
     try:
-        with opener.open(urllib.request.Request(url, headers=headers), timeout=timeout) as response:
-            data = _read_bounded(response, url, deadline)
-            etag = response.headers.get("ETag")
+        data, etag = call_with_deadline(
+            lambda: _download(opener, request, url, timeout, time.monotonic() + seconds), seconds, "registry-fetch")
     except urllib.error.HTTPError as error:
         if error.code == 304 and cached is not None:
             return FetchedDocument(cached, from_cache=True, note="not modified since it was cached")
         if error.code >= 500 and cached is not None:
             return FetchedDocument(cached, from_cache=True, note=f"the server answered {error.code}")
         raise RegistrySourceError(f"{url}: HTTP {error.code} {error.reason}", unreachable=True) from None
-    except (urllib.error.URLError, OSError, ValueError) as error:
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException, DeadlineExceeded) as error:
+        # HTTPException: not HTTP at all (a bad status line, endless or overlong headers, a cut-off chunk)
         reason = getattr(error, "reason", None) or error
-        text = "timed out" if isinstance(reason, TimeoutError) or "timed out" in str(reason) else str(reason)
+        if isinstance(reason, (TimeoutError, DeadlineExceeded)) or "timed out" in str(reason):
+            text = "timed out"
+        elif isinstance(reason, http.client.HTTPException):
+            named = type(reason) is not http.client.HTTPException
+            text = f"not a valid HTTP answer: {type(reason).__name__ if named else str(reason)[:80]}"
+        else:
+            text = str(reason)
         if cached is not None:
             return FetchedDocument(cached, from_cache=True, note=f"the network failed: {text}")
         raise RegistrySourceError(f"{url}: could not be reached ({text})", unreachable=True) from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -261,3 +262,72 @@ def test_the_built_sites_own_api_registry_json_answers_like_its_registry(check_s
     assert from_site.pop("registry")["kind"] == "url"
     from_dir.pop("registry")
     assert from_site == from_dir
+
+
+# --- a server that is not a web server, or one that never finishes ---------------------------------------------
+
+class _RawServer:
+    """Answers every connection on 127.0.0.1 with `head`, then repeats `drip` four times a second for as long as
+    the client listens: a trickle that keeps each socket wait shorter than the 1 s timeout but never ends."""
+
+    def __init__(self, head: bytes, drip: bytes = b"") -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}/api/registry.json"
+        self.stopped = threading.Event()
+        threading.Thread(target=self._serve, args=(head, drip), daemon=True).start()
+
+    def _serve(self, head: bytes, drip: bytes) -> None:
+        while not self.stopped.is_set():
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(connection, head, drip), daemon=True).start()
+
+    def _answer(self, connection: socket.socket, head: bytes, drip: bytes) -> None:
+        with connection:
+            try:
+                connection.recv(65536)
+                connection.sendall(head)
+                while drip and not self.stopped.wait(0.25):
+                    connection.sendall(drip)
+            except OSError:
+                pass
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.socket.close()
+
+
+@pytest.mark.parametrize("head, drip, message", [
+    (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{", b" ", "could not be reached (timed out)"),
+    (b"HTTP/1.1 200 OK\r\n", b"X-Slow: 1\r\n", "could not be reached (timed out)"),
+    (b"HELLO THERE\r\n\r\n", b"", "could not be reached (not a valid HTTP answer: BadStatusLine)"),
+    (b"HTTP/1.1 200 OK\r\n" + b"X: a\r\n" * 200 + b"\r\n", b"",
+     "could not be reached (not a valid HTTP answer: got more than 100 headers)"),
+    (b"HTTP/1.1 200 OK\r\nX: " + b"a" * 70000 + b"\r\n\r\n", b"",
+     "could not be reached (not a valid HTTP answer: LineTooLong)"),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", b"",
+     "could not be reached (not a valid HTTP answer: IncompleteRead)"),
+], ids=["trickled-body", "trickled-headers", "not-http", "endless-headers", "overlong-header", "broken-chunk"])
+def test_a_server_that_trickles_or_does_not_speak_http_is_one_line_of_unreachable(web_env, tmp_path, head, drip,
+                                                                                  message):
+    """With a 1 s timeout the deadline is 3 s: a server sending a byte every 0.25 s never times a read out, and
+    must still end the check with an error (the subprocess timeout only catches a hang)."""
+    server = _RawServer(head, drip)
+    try:
+        result = check(QWEN, "--registry", server.url, cwd=tmp_path, env=web_env, timeout=60)
+    finally:
+        server.stop()
+    assert result.returncode == 2, result.stderr
+    assert one_line(result) == f"neuron-compat check: {server.url}: {message}"
+
+
+@pytest.mark.parametrize("url, reason", [
+    ("https://[::1/api/registry.json", "Invalid IPv6 URL"),
+    ("https://example.com:99999/api/registry.json", "Port out of range 0-65535"),
+])
+def test_a_url_that_cannot_be_parsed_is_one_line_of_bad_input(web_env, tmp_path, url, reason):
+    result = check(QWEN, cwd=tmp_path, env={**web_env, "NEURON_COMPAT_REGISTRY": url})
+    assert result.returncode == 1
+    assert one_line(result) == f"neuron-compat check: {url}: not a usable URL ({reason})"
