@@ -278,17 +278,20 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
     size = len(text.encode("utf-8") if isinstance(text, str) else text)
     if size > MAX_CONFIG_BYTES:
         raise ConfigError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)")
+    if isinstance(text, bytes):  # decoded here, as UTF-8 only: json.loads would guess UTF-16/32 from the bytes
+        try:
+            text = text.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            raise ConfigError(f"{where}: not UTF-8 text (save it as UTF-8)") from None
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
-    except UnicodeDecodeError:
-        raise ConfigError(f"{where}: not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise ConfigError(f"{where}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
     except RecursionError:
         raise ConfigError(f"{where}: JSON nested too deeply") from None
     except ValueError as error:  # NaN / Infinity, or an integer of thousands of digits
         raise ConfigError(f"{where}: malformed JSON: {str(error)[:100]}") from None
-    if _ESCAPED_SURROGATE.search(text if isinstance(text, str) else text.decode("utf-8")):
+    if _ESCAPED_SURROGATE.search(text):
         try:
             json.dumps(data, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:  # "\ud800" alone: valid JSON syntax, but not text
@@ -318,6 +321,8 @@ def read_local_config(path: Path) -> tuple[Any, str]:
         folder = path.resolve()
         for name in CONFIG_FILES:
             candidate = path / name
+            if candidate.is_symlink() and not candidate.exists():
+                raise ConfigError(f"{candidate}: a symlink to nothing (dangling, or a loop); refusing to read it")
             if candidate.exists():
                 real = candidate.resolve()
                 if folder not in real.parents:

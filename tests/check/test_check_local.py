@@ -85,6 +85,28 @@ def test_not_utf8(tmp_path):
     one_line(result)
 
 
+def test_utf16_is_not_utf8_and_a_utf8_bom_is_fine(tmp_path):
+    """json.loads guesses UTF-16 from bytes; the config is read as UTF-8 only, like the check page reads it."""
+    path = tmp_path / "config.json"
+    path.write_bytes('{"model_type": "qwen3"}'.encode("utf-16"))
+    result = run_check(str(path))
+    assert result.returncode == 1
+    assert one_line(result) == f"neuron-compat check: {path}: not UTF-8 text (save it as UTF-8)"
+    path.write_bytes(b"\xef\xbb\xbf" + (CONFIGS / "qwen3-8b.json").read_bytes())
+    assert verdict_of(run_check(str(path), "--json"))["family"]["id"] == "qwen3"
+
+
+def test_a_config_symlink_to_nothing_in_a_folder_says_so(tmp_path):
+    for name, target in (("dangling", "missing.json"), ("loop", "config.json")):
+        folder = tmp_path / name
+        folder.mkdir()
+        os.symlink(target, folder / "config.json")
+        result = run_check(str(folder))
+        assert result.returncode == 1
+        assert one_line(result) == (f"neuron-compat check: {folder / 'config.json'}: a symlink to nothing "
+                                    "(dangling, or a loop); refusing to read it")
+
+
 def test_json_that_is_not_a_config(tmp_path):
     path = tmp_path / "tokenizer_config.json"
     path.write_text(json.dumps({"tokenizer_class": "LlamaTokenizer"}), encoding="utf-8")
