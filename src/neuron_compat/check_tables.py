@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import model_config, resolve
+from .capabilities import ORIGIN_LABELS
 from .commands.exit_codes import EXIT_FOR_STATUS
 from .views import REQUIREMENT_KINDS
 
@@ -31,4 +32,7 @@ def check_tables() -> dict[str, Any]:
         "exit_for_status": dict(EXIT_FOR_STATUS),
         "requirement_kinds": sorted(kind.value for kind in REQUIREMENT_KINDS),
         "nearest_limit": resolve.NEAREST_LIMIT,
+        "not_carried": sorted(resolve.NOT_CARRIED),
+        "carried_after": resolve.CARRIED_AFTER,
+        "origin_labels": dict(ORIGIN_LABELS),
     }

@@ -123,7 +123,9 @@ def document_problem(document: dict[str, Any]) -> str | None:
     """Why `document` is not a registry document this package can answer from, or None when it is.
 
     Checks the format, then validates releases, stacks and families against the data contract (the
-    pydantic models: imported here, only for documents that did not come from this package).
+    pydantic models: imported here, only for documents that did not come from this package). The
+    `check_tables` section is left out: `check` never reads it (the site's check page reads its own site's), and
+    a document written by an older or newer neuron-compat of the same format may carry other tables.
     """
     fmt = document.get("format")
     if isinstance(fmt, bool) or not isinstance(fmt, int):
@@ -135,7 +137,7 @@ def document_problem(document: dict[str, Any]) -> str | None:
     from .schema import RegistryDocument
 
     try:
-        RegistryDocument.model_validate(document)
+        RegistryDocument.model_validate({key: value for key, value in document.items() if key != "check_tables"})
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"

@@ -20,14 +20,16 @@ Pure: no I/O, no clock. The rules, in the order they apply:
 4. The overall `status` is the best row verdict (supported > partial > unsupported > unknown); exit codes:
    0 supported, 3 partial, 4 unsupported or unknown.
 
-site/assets/javascripts/check.js implements the same rules for the site's check page; tests/check runs both on
-every fixture and requires the same JSON. Change them together.
+site/assets/javascripts/check_resolve.js implements the same rules for the site's check page; tests/check runs both
+on every fixture and requires the same JSON. Change them together. The statement fields an answer does not work
+out itself it carries as they are (`carried_fields`), so a new statement field needs no change in either.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, cast
 
 from .capabilities import ORIGIN_STACK, Effective, effective_of
@@ -90,10 +92,9 @@ class StackAnswer:
     status: str
     verdict: str
     display_status: str
-    since: str | None
-    until: str | None
-    stack_since: str | None
-    stack_until: str | None
+    carried: dict[str, Any]
+    """The statement's fields an answer carries as they are (`carried_fields`); its JSON lists them in place of
+    this key, in the statement's order."""
     attention: list[str]
     dtypes: list[str]
     quantization: list[str]
@@ -106,6 +107,49 @@ class StackAnswer:
     anchor: str | None
     sources: list[str]
     capability_sources: list[str]
+
+
+NOT_CARRIED = {
+    "parallelism": "check answers from a config's facts, which name no parallelism; the family page shows it",
+    "effective": "compiled documents only: an answer's attention, dtypes and quantization are these values",
+}
+"""Statement keys an answer neither works out itself nor carries, and why."""
+
+_OWN_FIELDS = frozenset(f.name for f in fields(StackAnswer)) - {"carried"}
+CARRIED_AFTER = "display_status"
+"""An answer's JSON lists its carried fields right after this key."""
+
+
+def carried_fields(names: Iterable[str]) -> list[str]:
+    """Of a statement's field names, those an answer carries as they are: every one the answer does not work out
+    itself (stack, hardware, status, attention, constraints, notes, sources, ...) and NOT_CARRIED does not leave
+    out. A new statement field is carried without a change here; check_resolve.js applies the same rule."""
+    return [name for name in names if name not in _OWN_FIELDS and name not in NOT_CARRIED]
+
+
+def _carried(statement: Statement) -> dict[str, Any]:
+    data = _plain(statement)
+    return {name: data[name] for name in carried_fields(data)}
+
+
+def _carried_when_absent(families: list[Family]) -> dict[str, Any]:
+    """The carried fields of a row that no statement holds: each empty ([] for a list, else null), named as the
+    registry's first statement names them (every statement has the same fields)."""
+    for family in families:
+        for statement in family.support:
+            return {name: [] if isinstance(value, list) else None for name, value in _carried(statement).items()}
+    return {}
+
+
+def _answer_json(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer's JSON: its own fields, with the carried ones in place of `carried`, after `display_status`."""
+    carried = answer.pop("carried")
+    document: dict[str, Any] = {}
+    for key, value in answer.items():
+        document[key] = value
+        if key == CARRIED_AFTER:
+            document.update(carried)
+    return document
 
 
 @dataclass(frozen=True)
@@ -127,7 +171,9 @@ class Verdict:
     nearest: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["answers"] = [_answer_json(answer) for answer in data["answers"]]
+        return data
 
     def to_json(self) -> str:
         """The `check --json` text (ASCII-escaped, so any string in a config prints safely)."""
@@ -135,10 +181,27 @@ class Verdict:
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of `Verdict`, derived from the dataclasses (imports pydantic: `--json-schema` only)."""
+    """The JSON Schema of `Verdict`, derived from the dataclasses (imports pydantic: `--json-schema` only); an
+    answer's carried fields are described as the contract's `Statement` describes them."""
     from pydantic import TypeAdapter
 
-    return TypeAdapter(Verdict).json_schema()
+    from .schema import Statement
+
+    schema = TypeAdapter(Verdict).json_schema()
+    statement = Statement.model_json_schema()
+    for name, definition in statement.pop("$defs", {}).items():
+        if schema["$defs"].setdefault(name, definition) != definition:
+            raise RuntimeError(f"Verdict and Statement both define a different {name!r} in their JSON Schemas")
+    answer = schema["$defs"]["StackAnswer"]
+    properties: dict[str, Any] = {}
+    for key, value in answer["properties"].items():
+        if key != "carried":
+            properties[key] = value
+        if key == CARRIED_AFTER:
+            properties.update({name: statement["properties"][name] for name in carried_fields(statement["properties"])})
+    answer["properties"] = properties
+    answer["required"] = [key for key in properties if key in answer["required"] or key not in _OWN_FIELDS]
+    return schema
 
 
 def _plain(item: Any) -> dict[str, Any]:
@@ -274,8 +337,7 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
         hardware=[str(h) for h in statement.hardware], status=status, verdict=verdict, display_status=display,
-        since=statement.since, until=statement.until,
-        stack_since=statement.stack_since, stack_until=statement.stack_until,
+        carried=_carried(statement),
         attention=list(effective.attention.values), dtypes=list(effective.dtypes.values),
         quantization=list(effective.quantization.values), attention_origin=effective.attention.origin,
         dtypes_origin=effective.dtypes.origin, quantization_origin=effective.quantization.origin,
@@ -287,7 +349,8 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     )
 
 
-def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family) -> StackAnswer:
+def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family,
+                   carried: dict[str, Any]) -> StackAnswer:
     """A row for a stack x workload whose statements all lie at other releases (or that has none).
 
     Statements that start (or end) at the same release are one event: their hardware and sources are merged.
@@ -311,8 +374,7 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=workload,
         hardware=list(dict.fromkeys(str(h) for s in group for h in s.hardware)), status=status, verdict=status,
-        display_status=status, since=None, until=None, stack_since=None, stack_until=None,
-        attention=[], dtypes=[], quantization=[], attention_origin=None, dtypes_origin=None, quantization_origin=None,
+        display_status=status, carried=dict(carried), attention=[], dtypes=[], quantization=[], attention_origin=None, dtypes_origin=None, quantization_origin=None,
         constraints=[], notes=[], caveats=[Caveat(kind=kind, limits=False, message=message)],
         anchor=group[0].anchor if group else None,
         sources=list(dict.fromkeys(src.url for s in group for src in s.sources)), capability_sources=[],
@@ -345,6 +407,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
     no_statement: list[str] = []
     if family is not None:
         family_caveats = [c for c in caveats if c.limits]
+        absent_carried = _carried_when_absent(cast("list[Family]", registry.families))
         for candidate in stacks:
             if stack is not None and candidate.id != stack:
                 continue
@@ -356,7 +419,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                     answers += [_answer(candidate, s, facts, family_caveats, release, effective_of(registry, s))
                                 for s in holding]
                 elif statements or (stack is not None and wanted in candidate.workloads):
-                    answers.append(_absent_answer(candidate, wanted, statements, release, family))
+                    answers.append(_absent_answer(candidate, wanted, statements, release, family, absent_carried))
         no_statement = [
             s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)

@@ -533,6 +533,11 @@ class CheckTables(BaseModel):
     requirement_kinds: list[str] = Field(
         description="Constraint kinds that are requirements (flag, env, setting), sorted.")
     nearest_limit: int = Field(description="How many nearest covered families an unknown model lists.")
+    not_carried: list[str] = Field(
+        description="resolve.NOT_CARRIED: statement keys an answer neither works out nor carries, sorted.")
+    carried_after: str = Field(description="The answer key its carried statement fields follow in its JSON.")
+    origin_labels: dict[str, str] = Field(
+        description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
 
 
 class RegistryDocument(BaseModel):

@@ -113,6 +113,9 @@ def test_the_page_reads_the_registry_json_it_is_published_with(check_site):
 
     assert published == json.loads(json.dumps(registry_to_json(validate_registry(CHECK_REGISTRY).registry)))
     html = (check_site / "check" / "index.html").read_text(encoding="utf-8")
-    assert '<script src="../assets/javascripts/check.js"></script>' in html
-    assert (check_site / "assets" / "javascripts" / "check.js").read_bytes() == (
-        ROOT / "site" / "assets" / "javascripts" / "check.js").read_bytes()
+    # the config reader, then the resolver, then the page, each published as it is in the repository
+    scripts = [f"../assets/javascripts/{name}.js" for name in ("check_config", "check_resolve", "check")]
+    tags = [html.index(f'<script src="{src}"></script>') for src in scripts]
+    assert tags == sorted(tags)
+    for path in sorted((ROOT / "site" / "assets" / "javascripts").glob("check*.js")):
+        assert (check_site / "assets" / "javascripts" / path.name).read_bytes() == path.read_bytes()

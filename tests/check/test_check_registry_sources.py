@@ -77,6 +77,19 @@ def test_a_compiled_document_answers_like_its_directory(tmp_path):
     assert from_file == from_dir
 
 
+def test_a_document_whose_check_tables_come_from_another_version_still_answers(tmp_path):
+    compiled = registry_to_json(validate_registry(CHECK_REGISTRY).registry)
+    current = tmp_path / "current.json"
+    current.write_text(dumps(compiled), encoding="utf-8")
+    compiled["check_tables"].pop("not_carried")  # an older neuron-compat published fewer tables
+    compiled["check_tables"]["a_newer_table"] = [1]  # a newer one, more
+    other = tmp_path / "other.json"
+    other.write_text(dumps(compiled), encoding="utf-8")
+    answers = [json.loads(check(QWEN, "--json", "--registry", str(path), cwd=tmp_path).stdout) for path in (current, other)]
+    assert [answer.pop("registry")["kind"] for answer in answers] == ["file", "file"]
+    assert answers[0] == answers[1]
+
+
 @pytest.mark.parametrize("content, message", [
     ("[1, 2]", "not a registry document (expected a JSON object)"),
     ('{"format": 1,', "not JSON (1:14: Expecting property name enclosed in double quotes)"),

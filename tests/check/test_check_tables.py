@@ -20,9 +20,11 @@ RUNNER = Path(__file__).with_name("run_check_js.js")
 
 
 def _copied(source: str, table: object) -> bool:
-    """A dict table is copied when each key appears as an object-literal key; a list when each item is quoted."""
+    """A dict table is copied when each key appears as an object-literal key (and each string value quoted: keys
+    such as `stack` are common words); a list when each item is quoted."""
     if isinstance(table, dict):
         patterns = [r'(?:[{,]\s*|")' + re.escape(str(k)) + r'"?\s*:' for k in table]
+        patterns += ['"' + re.escape(value) + '"' for value in table.values() if isinstance(value, str)]
     elif isinstance(table, list):
         patterns = ['"' + re.escape(str(item)) + '"' for item in table]
     else:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from neuron_compat.model_config import facts_from_config
-from neuron_compat.resolve import resolve
+from neuron_compat.resolve import NOT_CARRIED, json_schema, resolve
 from neuron_compat.schema import Statement
 from neuron_compat.site import render_site
 from neuron_compat.validation import validate_registry
@@ -73,10 +73,6 @@ ON_THE_PAGE = {
     "sources": "https://example.org/surfaced-source",
 }
 
-# fields that check's answer leaves out, and why
-NOT_IN_CHECK = {
-    "parallelism": "check answers from a config's facts, which name no parallelism; the family page shows it",
-}
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +118,14 @@ def test_checks_json_carries_every_field(surfaced) -> None:
     assert len(answers) == 1
     answer = answers[0]
     missing = [name for name in Statement.model_fields
-               if name not in NOT_IN_CHECK and answer.get(name) in (None, [], {})]
+               if name not in NOT_CARRIED and answer.get(name) in (None, [], {})]
     assert missing == []
     assert answer["sources"] == ["https://example.org/surfaced-source"]
     assert answer["constraints"][0]["name"] == "SURFACED_FLAG"
+
+
+def test_checks_json_schema_lists_every_field_its_answers_carry() -> None:
+    answer = json_schema()["$defs"]["StackAnswer"]
+    missing = [name for name in Statement.model_fields if name not in NOT_CARRIED and name not in answer["properties"]]
+    assert missing == []
+    assert answer["properties"]["stack_since"]["description"] == Statement.model_fields["stack_since"].description

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
 def verdict_document(verdict) -> dict:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
-    and what the site's check page shows (check.js checkDocument)."""
+    and what the site's check page shows (check_resolve.js checkDocument)."""
     document: dict = {}
     for name, value in verdict.to_dict().items():
         document[name] = value
@@ -179,8 +179,8 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
     lines.append("")
     if verdict.answers:
         header = ("STACK", "WORKLOAD", "HARDWARE", "VERDICT", "SINCE", "UNTIL")
-        rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status, a.since or "-", a.until or "-")
-                for a in verdict.answers]
+        rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
+                 a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
         widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
         lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
         for answer, row in zip(verdict.answers, rows):
