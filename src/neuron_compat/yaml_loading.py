@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,13 +59,23 @@ def _located_scalar(constructor: Any) -> Any:
 
     def construct(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> Any:
         try:
-            return constructor(loader, node)
+            value = constructor(loader, node)
+            if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+                str(value)  # 0x/0o/0b digits build any integer; one Python cannot print would crash every message
+            return value
         except (ValueError, KeyError, OverflowError, AttributeError, TypeError, IndexError) as error:
             kind = _SCALAR_KINDS.get(node.tag.rsplit(":", 1)[-1], node.tag)
-            reason = f" ({error})" if isinstance(error, (ValueError, OverflowError)) else ""
-            raise _GuardError(None, None, f"cannot read {node.value!r} as {kind}{reason}", node.start_mark) from None
+            if "integer string conversion" in str(error):
+                reason = f" (more than {sys.get_int_max_str_digits()} digits)"
+            else:
+                reason = f" ({error})" if isinstance(error, (ValueError, OverflowError)) else ""
+            shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+            raise _GuardError(None, None, f"cannot read {shown!r} as {kind}{reason}", node.start_mark) from None
 
     return construct
+
+
+_MAX_INT_BITS = 4000  # below Python's int-to-text limit (4,300 digits, about 14,000 bits): no check needed
 
 
 for _tag in _SCALAR_KINDS:

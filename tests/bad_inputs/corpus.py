@@ -70,6 +70,12 @@ def _huge_rope_factor() -> bytes:
             b'"rope_scaling": {"rope_type": "linear", "factor": ' + b"9" * 400 + b"}}")
 
 
+def _huge_hex_integer() -> bytes:
+    """bert.yaml with a 5,000-digit hexadecimal integer: YAML builds it, Python cannot print it in decimal."""
+    text = (FIXTURE / "families" / "bert.yaml").read_text(encoding="utf-8")
+    return text.replace("model_types: [bert]\n", "model_types: [bert]\naliases: 0x" + "f" * 5000 + "\n").encode()
+
+
 GENERATORS = {
     "alias-bomb": _alias_bomb,
     "20mb": _big_file,
@@ -79,6 +85,7 @@ GENERATORS = {
     "deep-json": _deep_json,
     "huge-integer-json": _huge_integer_json,
     "huge-rope-factor": _huge_rope_factor,
+    "huge-hex-integer": _huge_hex_integer,
 }
 
 
