@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .atomic_write import write_atomically
 from .schema import SCHEMA_MODELS
 
 
@@ -21,11 +20,6 @@ def schema_text(kind: str) -> str:
     return json.dumps(schema_for(kind), indent=2, sort_keys=True) + "\n"
 
 
-def write_schemas(directory: Path) -> list[Path]:
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for kind in SCHEMA_MODELS:
-        path = directory / f"{kind}.schema.json"
-        write_atomically(path, schema_text(kind))
-        written.append(path)
-    return written
+def schema_path(directory: Path, kind: str) -> Path:
+    """Where `schema --out DIRECTORY` writes the schema of `kind` (the name the files' modelines use)."""
+    return directory / f"{kind}.schema.json"

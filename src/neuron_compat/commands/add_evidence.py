@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..registry_lock import registry_locked
 from ..vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically, written_where
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_or_report
 
 
 class _UsageError(ValueError):
@@ -135,10 +135,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
             text.splitlines(keepends=True), edit.text.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
         print("(dry run: nothing written)")
         return EXIT_OK
-    try:
-        write_atomically(path, written)
-    except OSError as error:
-        print(f"error: {written_where(error, path)}", file=sys.stderr)
+    if not write_or_report(path, written):
         return EXIT_PROBLEMS
     print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
     return EXIT_OK

@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..atomic_write import WriteRefused, write_atomically
 from .exit_codes import EXIT_FOR_STATUS, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
 
-__all__ = ["EXIT_FOR_STATUS", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREACHABLE", "EXIT_USAGE", "write_atomically",
+__all__ = ["EXIT_FOR_STATUS", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREACHABLE", "EXIT_USAGE", "write_or_report",
            "written_where"]
 
 DEFAULT_REGISTRY = Path("registry")
 
+
+def write_or_report(path: Path, text: str) -> bool:
+    """Write `text` to `path` atomically (atomic_write); on failure print one `error:` line and return False.
+
+    What every command that writes a file does: the caller returns its own exit status when this is False.
+    """
+    try:
+        write_atomically(path, text)
+    except OSError as error:
+        print(f"error: {written_where(error, path)}", file=sys.stderr)
+        return False
+    return True
 
 
 def written_where(error: OSError, path: Path) -> str:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..problems import render_problems
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically, written_where
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_or_report
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,10 +21,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     text = dumps(registry_to_json(result.registry))
     if args.output:
-        try:
-            write_atomically(args.output, text)
-        except OSError as error:
-            print(f"error: {written_where(error, args.output)}", file=sys.stderr)
+        if not write_or_report(args.output, text):
             return EXIT_USAGE
     else:
         sys.stdout.write(text)

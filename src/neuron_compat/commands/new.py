@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..registry_lock import registry_locked
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_atomically, written_where
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_or_report
 
 
 def _parse_stack(text: str) -> tuple[str, str | None]:
@@ -107,10 +107,7 @@ def run(args: argparse.Namespace) -> int:
         if target.exists() or target.is_symlink():
             print(f"error: {shown} appeared while this ran; nothing written", file=sys.stderr)
             return EXIT_PROBLEMS
-        try:
-            write_atomically(target, text)
-        except OSError as error:
-            print(f"error: {written_where(error, target)}", file=sys.stderr)
+        if not write_or_report(target, text):
             return EXIT_PROBLEMS
     print(f"wrote {shown}: {len(model_types)} model type(s), {len(unknowns)} unknown statement(s)")
     print(f"next: record a result with `neuron-compat add-evidence {args.family} --stack ... --release ... "
