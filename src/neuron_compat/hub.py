@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +62,14 @@ def request_timeout() -> float:
 
 
 def _check_hub_settings() -> None:
-    """huggingface_hub reads these with int() when it is imported; a bad one would end in its traceback."""
+    """huggingface_hub reads these with int() (and splits HF_ENDPOINT) when it is imported; a bad one would end
+    in its traceback."""
+    endpoint = os.environ.get("HF_ENDPOINT")
+    if endpoint:
+        try:
+            urllib.parse.urlsplit(endpoint).port  # noqa: B018 - raises for "http://[::1" or a port past 65535
+        except ValueError as error:
+            raise HubError(f"HF_ENDPOINT={endpoint[:60]!r}: not a usable URL ({error})") from None
     for name in _HUB_INTEGER_SETTINGS:
         value = os.environ.get(name)
         if value and not (value.isascii() and value.strip().isdigit() and 0 < int(value) <= MAX_TIMEOUT_SECONDS):
