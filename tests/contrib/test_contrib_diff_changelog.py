@@ -113,3 +113,29 @@ def test_changelog_between_two_tags(registry: Path, tmp_path: Path) -> None:
     result = run_cli("changelog", "--from", "no-such-tag", "--repo", repo, cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: 'no-such-tag' is not a commit, tag or branch of the repository at {repo}"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("target, before, after", [
+    ("/etc/passwd", "is a link to an absolute path", ""),
+    ("../../../../outside.yaml", "would link to '", "outside.yaml', which is outside the destination"),
+])
+def test_changelog_refuses_a_revision_whose_registry_links_out_of_itself(registry: Path, tmp_path: Path,
+                                                                          target: str, before: str, after: str) -> None:
+    """tarfile's data filter refuses the link; that is one line and exit 1, not its traceback."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    shutil.copytree(registry, repo / "registry")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    (repo / "registry" / "families" / "evil.yaml").symlink_to(target)
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "a link out of the registry")
+
+    result = run_cli("changelog", "--from", "HEAD~1", "--repo", repo, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith(f"error: HEAD: 'registry/families/evil.yaml' {before}")
+    assert lines[0].endswith(f"{after} (a registry holds plain files; nothing was read)")

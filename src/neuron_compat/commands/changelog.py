@@ -16,6 +16,10 @@ class GitError(Exception):
     pass
 
 
+class UnsafeTree(Exception):
+    """A revision's registry holds a link that points out of it (tarfile's data filter refused it)."""
+
+
 def _git(repo: Path, *args: str) -> bytes:
     try:
         completed = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
@@ -37,8 +41,11 @@ def extract_registry(repo: Path, revision: str, registry_path: str, into: Path) 
     if registry_path.rstrip("/") not in listing:
         return None
     archive = _git(repo, "archive", "--format=tar", revision, "--", registry_path)
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
+    try:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(into, filter="data")
+    except tarfile.TarError as error:  # FilterError: a symlink to /etc/passwd or out of the tree, a device...
+        raise UnsafeTree(f"{revision}: {error} (a registry holds plain files; nothing was read)") from None
     return into / registry_path
 
 
@@ -56,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
         except GitError as error:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_USAGE
+        except UnsafeTree as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_PROBLEMS
         if after_dir is None:
             print(f"error: {args.to_rev} has no {args.path}/ directory", file=sys.stderr)
             return EXIT_USAGE
