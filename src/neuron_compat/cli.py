@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from . import __version__
-from .commands.common import EXIT_OK, EXIT_USAGE
+from .commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 # One module per subcommand under neuron_compat.commands, in the order --help lists them.
 COMMAND_MODULES = (
@@ -46,11 +48,34 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        sys.stdout.flush()  # a full disk under `> file` fails here, while it can still be reported
+        return code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        _drop_unwritten_output()
         return EXIT_OK
+    except OSError as error:
+        if error.errno not in _OUTPUT_ERRNOS:
+            raise
+        _drop_unwritten_output()
+        print(f"neuron-compat: cannot write the output: {error.strerror}", file=sys.stderr)
+        return EXIT_PROBLEMS
+
+
+# What writing to a redirected stdout can fail with (files are written through commands.common.write_or_report).
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+def _drop_unwritten_output() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush does not fail (and print) again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (an embedding, a test's StringIO)
+        pass
 
 
 if __name__ == "__main__":

@@ -157,3 +157,15 @@ def test_diff_markdown_keeps_links_and_images_out_of_the_comment(tmp_path: Path)
     assert result.returncode == 0, result.stderr
     assert "[t](" not in result.stdout and "[x](" not in result.stdout  # no link or image can form
     assert "\\!\\[t\\](https://example.com/t.png)" in result.stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a device whose writes fail: disk full)")
+@pytest.mark.parametrize("command", [["export", "registry"], ["validate", "registry"], ["schema"]])
+def test_output_to_a_full_disk_is_one_line_and_exit_1(tmp_path: Path, command: list[str]) -> None:
+    """`> file` on a full disk: the failed write is reported, not a traceback (nor an 'Exception ignored' at exit)."""
+    registry_copy(tmp_path)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "neuron_compat.cli", *command], cwd=tmp_path, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == ["neuron-compat: cannot write the output: No space left on device"]
