@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import model_config, resolve
+from . import hub_ids, model_config, resolve
 from .capabilities import ORIGIN_LABELS
 from .commands.exit_codes import EXIT_FOR_STATUS
 from .views import REQUIREMENT_KINDS
@@ -35,4 +35,5 @@ def check_tables() -> dict[str, Any]:
         "not_carried": sorted(resolve.NOT_CARRIED),
         "carried_after": resolve.CARRIED_AFTER,
         "origin_labels": dict(ORIGIN_LABELS),
+        "repo_id_pattern": hub_ids.REPO_ID_PATTERN,
     }

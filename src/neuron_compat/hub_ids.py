@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-_REPO_ID = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}")
+REPO_ID_PATTERN = r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}"
+"""The repo id's characters and lengths, matched against the whole id (the site's check page reads it too)."""
+_REPO_ID = re.compile(REPO_ID_PATTERN)
 _REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,199}")
 
 

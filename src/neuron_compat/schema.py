@@ -538,6 +538,8 @@ class CheckTables(BaseModel):
     carried_after: str = Field(description="The answer key its carried statement fields follow in its JSON.")
     origin_labels: dict[str, str] = Field(
         description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
+    repo_id_pattern: str = Field(
+        description="hub_ids.REPO_ID_PATTERN: the characters and lengths of a Hub repo id (a whole-string match).")
 
 
 class RegistryDocument(BaseModel):

@@ -22,6 +22,8 @@ RUNNER = Path(__file__).with_name("run_check_js.js")
 def _copied(source: str, table: object) -> bool:
     """A dict table is copied when each key appears as an object-literal key (and each string value quoted: keys
     such as `stack` are common words); a list when each item is quoted."""
+    if isinstance(table, str):  # a quoted string; a long one (a pattern) also inside a regular expression literal
+        return f'"{table}"' in source or (len(table) > 30 and table in source.replace("\\/", "/"))
     if isinstance(table, dict):
         patterns = [r'(?:[{,]\s*|")' + re.escape(str(k)) + r'"?\s*:' for k in table]
         patterns += ['"' + re.escape(value) + '"' for value in table.values() if isinstance(value, str)]
@@ -66,3 +68,24 @@ def test_the_page_answers_from_the_documents_tables() -> None:
     [refused] = _run_js(changed, [case])
     assert refused == {"name": "llama", "error": "this registry.json has no check_tables section; "
                                                  "rebuild it with a newer neuron-compat"}
+
+
+PAGE_IDS = """
+const page = require(process.argv[1]);
+page.useTables(JSON.parse(require("fs").readFileSync(0, "utf8")));
+process.stdout.write(JSON.stringify(JSON.parse(process.argv[2]).map(page.isValidRepoId)));
+"""
+
+
+def test_the_page_accepts_the_hub_ids_check_accepts() -> None:
+    from neuron_compat.hub_ids import is_valid_repo_id
+
+    ids = ["Qwen/Qwen3-8B", "gpt2", "a/b", "meta-llama/Llama-3.1-8B-Instruct", "../../etc", "a--b/c", "a/b.",
+           "a/b-", "x" * 96, "x" * 97, "a/b/c", "a/b\n", "a b/c", "é/b", "", "a/..b", "a_b/c.d"]
+    page = ROOT / "site" / "assets" / "javascripts" / "check.js"
+    registry = json.dumps(registry_to_json(validate_registry(CHECK_REGISTRY).registry))
+    result = subprocess.run([node_executable(), "-e", PAGE_IDS, str(page), json.dumps(ids)], input=registry,
+                            capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [is_valid_repo_id(i) for i in ids]
+    assert sum(json.loads(result.stdout)) == 6  # both rules accept some ids and refuse the rest

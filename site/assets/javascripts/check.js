@@ -20,10 +20,10 @@
   var checkConfig = resolver.checkConfig;
   var checkDocument = resolver.checkDocument;
 
-  var HUB_ID = /^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,95}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
-
+  // hub_ids.is_valid_repo_id: its pattern comes with the registry's check_tables, its three other rules are ported.
   function isValidRepoId(value) {
-    return HUB_ID.test(value) && value.indexOf("..") < 0 && value.indexOf("--") < 0 && !/[.-]$/.test(value);
+    var pattern = new RegExp("^(?:" + config.tables().repo_id_pattern + ")$");
+    return pattern.test(value) && value.indexOf("..") < 0 && value.indexOf("--") < 0 && !/[.-]$/.test(value);
   }
 
   function element(tag, className, content) {
@@ -234,11 +234,11 @@
       var asked = params.get("model") || params.get("q");
       if (asked && hubInput) {
         hubInput.value = asked.trim();
-        showHubHint(container, hubInput.value);
         if (params.get("q")) closeSearchDialog(params.get("q"));
       }
       if (fetchButton) {
         fetchButton.addEventListener("click", function () {
+          if (!registry) return renderError(result, "The registry has not loaded yet.");
           var id = hubInput.value.trim();
           if (!isValidRepoId(id)) return renderError(result, "'" + id + "' is not a valid Hub repo id (namespace/name).");
           renderError(result, "Fetching " + id + " from the Hub\u2026");
@@ -262,6 +262,7 @@
         registry = data;
         fillSelect(releaseSelect, releaseVersions(data).reverse(), "newest (" + releaseVersions(data).slice(-1)[0] + ")");
         fillSelect(stackSelect, data.stacks.map(function (s) { return s.id; }), "all stacks");
+        if (asked && hubInput) showHubHint(container, hubInput.value);  // the id rule comes with the registry
         container.setAttribute("data-ready", "yes");
       }).catch(function (error) {
         container.setAttribute("data-ready", "failed");
