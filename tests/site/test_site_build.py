@@ -182,3 +182,21 @@ def test_hand_written_file_at_a_generated_path_is_refused(name: str, tmp_path: P
                             timeout=300, check=False)
     assert result.returncode != 0
     assert f"site/{name} is generated from the registry" in result.stderr
+
+
+def test_hostile_hub_snapshot_files_are_reported_on_the_coverage_page(tmp_path: Path) -> None:
+    """upstream/hub-top-*.yaml is not validated, so the build reads it like a registry file: a FIFO (it hung the
+    build), an integer Python cannot print (it crashed it) and a file name that became an event-handler attribute
+    of the section heading are each one problem on the page, and the build succeeds."""
+    registry = make_registry(tmp_path / "registry")
+    hub = registry / "upstream"
+    os.mkfifo(hub / "hub-top-fifo.yaml")
+    (hub / "hub-top-huge.yaml").write_text("title: 0x" + "f" * 5000 + "\nmodels: [a/b]\n", encoding="utf-8")
+    (hub / "hub-top-a onclick=window.__pwned=1.yaml").write_text("models: [a/b]\n", encoding="utf-8")
+    result = build_site(registry, tmp_path / "out")  # a subprocess with a timeout: a hang fails the test
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "out" / "coverage" / "index.html").read_text(encoding="utf-8")
+    assert "This snapshot could not be used: could not be read: not a regular file (a FIFO)" in page
+    assert "This snapshot could not be used: could not be read: YAML: cannot read &#39;0xfff" in page
+    assert "This snapshot could not be used: the file name must be hub-top-NAME.yaml" in page
+    assert "pwned" not in "".join(re.findall(r"<h2[^>]*>", page))  # the anchor is a slug, never the file name

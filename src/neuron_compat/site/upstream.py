@@ -7,11 +7,13 @@ the build. Reading happens here (I/O); the coverage page only receives the parse
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from ..yaml_loading import load_yaml_file
 
 HUB_SNAPSHOT_GLOB = "upstream/hub-top-*.yaml"
 _LIST_KEYS = ("models", "entries", "items", "top", "repos")
@@ -71,13 +73,24 @@ def parse_hub_snapshot(name: str, data: Any) -> HubSnapshot:
     return HubSnapshot(name, str(title), str(source) if source else None, str(taken) if taken else None, tuple(models))
 
 
+_SNAPSHOT_NAME = re.compile(r"hub-top-[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
+"""The file stem is the section's anchor on the coverage page: only a slug may become one."""
+
+
 def load_hub_snapshots(registry_root: Path) -> list[HubSnapshot]:
+    """Every snapshot file, read like a registry file (yaml_loading: regular files only, bounded, no alias
+    bombs or deep nesting); one that cannot be used is listed with its problem."""
     snapshots = []
     for path in sorted(registry_root.glob(HUB_SNAPSHOT_GLOB)):
-        try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-            snapshots.append(HubSnapshot(path.stem, path.stem, None, None, problem=f"could not be read: {error}".splitlines()[0]))
+        if not _SNAPSHOT_NAME.fullmatch(path.stem):
+            anchor = "hub-top-" + hashlib.sha256(path.stem.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+            snapshots.append(HubSnapshot(anchor, path.stem, None, None, problem="the file name must be hub-top-NAME.yaml "
+                                         "with lowercase letters, digits and '-' in NAME"))
             continue
-        snapshots.append(parse_hub_snapshot(path.stem, data))
+        loaded, problem = load_yaml_file(path)
+        if problem is not None:
+            reason = f"{problem.message} (line {problem.line})" if problem.line else problem.message
+            snapshots.append(HubSnapshot(path.stem, path.stem, None, None, problem=f"could not be read: {reason}"))
+            continue
+        snapshots.append(parse_hub_snapshot(path.stem, loaded.data))
     return snapshots
