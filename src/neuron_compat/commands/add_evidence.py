@@ -51,10 +51,12 @@ def _read_family_text(path: Path) -> tuple[str, str, str]:
 
 def run(args: argparse.Namespace) -> int:
     from ..evidence import hardware_of_instance
+    from ..scaffold import ScaffoldError, check_family_id
     from ..yaml_loading import display_path
 
     root: Path = args.registry
     try:
+        check_family_id(args.family)  # `new`'s rule: an id like ../stacks would name another registry file
         dtypes = _choices(args.dtype, [d.value for d in Dtype], "--dtype")
         attention = _choices(args.attention, [a.value for a in Attention], "--attention")
         hardware = args.hardware
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             raise _UsageError("give --instance (e.g. trn2.48xlarge) or --hardware (inf2, trn1, trn2, ...)")
         if not args.url.startswith("https://"):
             raise _UsageError(f"--url {args.url}: must be an https:// link to the log, gist, notebook or page")
-    except _UsageError as error:
+    except (_UsageError, ScaffoldError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
 
