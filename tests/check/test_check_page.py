@@ -44,7 +44,7 @@ def test_pasted_config_gives_the_cli_verdict(check_page, check_site_url, name, f
     assert page.locator("#nc-check-result .nc-check-summary").inner_text().endswith(cli["summary"])
     shown = json.loads(page.locator("#nc-check-result details pre").text_content())
     assert shown == cli
-    rows = page.eval_on_selector_all("#nc-check-result tbody tr",
+    rows = page.eval_on_selector_all("#nc-check-result tbody tr[data-stack]",
                                      "rows => rows.map(r => [r.dataset.stack, r.dataset.workload, "
                                      "r.querySelector('.nc-verdict').textContent])")
     assert rows == [[a["stack"], a["workload"], a["display_status"]] for a in cli["answers"]]
@@ -56,7 +56,8 @@ def test_caveats_are_listed_under_their_row(check_page, check_site_url, artifact
     open_check_page(page, check_site_url)
     paste_and_check(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
     nxd = page.locator("#nc-check-result tbody tr[data-stack=nxd-inference]")
-    assert "beyond the 8192 tokens" in nxd.inner_text()
+    assert "beyond the 8192 tokens" in nxd.locator("xpath=following-sibling::tr[1]").inner_text()
+    assert nxd.locator("xpath=following-sibling::tr[1]").get_attribute("class") == "nc-check-caveat-row"
     link = nxd.locator("a").first
     assert link.get_attribute("href").endswith("/families/llama/#nxd-inference-inference")
     page.screenshot(path=str(artifacts_dir / "check-page-llama.png"), full_page=True)

@@ -97,7 +97,8 @@
     if (verdict.answers.length) {
       var table = element("table", "nc-check-table");
       var head = element("tr");
-      ["Stack", "Workload", "Hardware", "Verdict", "Since", "Until", "Attention / dtypes", "Caveats"].forEach(function (h) { head.appendChild(element("th", null, h)); });
+      var columns = ["Stack", "Workload", "Hardware", "Verdict", "Since", "Until", "Attention / dtypes"];
+      columns.forEach(function (h) { head.appendChild(element("th", null, h)); });
       var thead = element("thead");
       thead.appendChild(head);
       table.appendChild(thead);
@@ -121,17 +122,22 @@
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
         row.appendChild(element("td", "nc-check-values", valuesLine(a) || "\u2014"));
-        var notes = element("td");
-        if (a.caveats.length) {
+        body.appendChild(row);
+        if (a.caveats.length) {  // on a row of their own under the answer, the table's full width
+          var notes = element("tr", "nc-check-caveat-row");
+          var cell = element("td");
+          cell.colSpan = columns.length;
           var ul = element("ul");
           a.caveats.forEach(function (c) { ul.appendChild(element("li", "nc-caveat nc-caveat-" + c.kind, c.message)); });
-          notes.appendChild(ul);
+          cell.appendChild(ul);
+          notes.appendChild(cell);
+          body.appendChild(notes);
         }
-        row.appendChild(notes);
-        body.appendChild(row);
       });
       table.appendChild(body);
-      result.appendChild(table);
+      var scroll = element("div", "nc-scroll");  // a narrow screen scrolls the table sideways
+      scroll.appendChild(table);
+      result.appendChild(scroll);
     }
     if (verdict.no_statement.length) {
       result.appendChild(element("p", "nc-check-none", "No statement for: " + verdict.no_statement.join(", ")));
