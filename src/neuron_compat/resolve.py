@@ -350,7 +350,7 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
 
 
 def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family,
-                   carried: dict[str, Any]) -> StackAnswer:
+                   carried: dict[str, Any], versions: list[str]) -> StackAnswer:
     """A row for a stack x workload whose statements all lie at other releases (or that has none).
 
     Statements that start (or end) at the same release are one event: their hardware and sources are merged.
@@ -367,7 +367,10 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
     elif ended:
         group = [s for s in ended if s.until == ended[-1].until]
         status, kind = "unsupported", "ended"
-        message = f"no statement holds at {release}; the last one ended at {ended[-1].until}"
+        until = ended[-1].until or ""
+        held_through = [v for v in versions if version_key(v) < version_key(until)]
+        through = f" held through {held_through[-1]} and" if held_through else ""
+        message = f"no statement holds at {release}; the last one{through} ended at {until}"
     else:
         status, kind = "unknown", "no-statement"
         message = f"the registry has no statement for {family.id} on {stack.id} ({workload})"
@@ -419,7 +422,8 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                     answers += [_answer(candidate, s, facts, family_caveats, release, effective_of(registry, s))
                                 for s in holding]
                 elif statements or (stack is not None and wanted in candidate.workloads):
-                    answers.append(_absent_answer(candidate, wanted, statements, release, family, absent_carried))
+                    answers.append(_absent_answer(candidate, wanted, statements, release, family, absent_carried,
+                                                  list(versions)))
         no_statement = [
             s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)

@@ -309,7 +309,7 @@
     return withCarried(answer, carriedOf(statement, answer));
   }
 
-  function absentAnswer(stack, workload, statements, release, family, families) {
+  function absentAnswer(stack, workload, statements, release, family, families, versions) {
     var later = statements.filter(function (s) { return s.since && compareVersions(s.since, release) > 0; })
       .sort(function (a, b) { return compareVersions(a.since, b.since); });
     var ended = statements.filter(function (s) { return s.until && compareVersions(s.until, release) <= 0; })
@@ -328,7 +328,9 @@
       group = ended.filter(function (s) { return s.until === last.until; });
       status = "unsupported";
       kind = "ended";
-      message = "no statement holds at " + release + "; the last one ended at " + last.until;
+      var heldThrough = versions.filter(function (v) { return compareVersions(v, last.until) < 0; });
+      var through = heldThrough.length ? " held through " + heldThrough[heldThrough.length - 1] + " and" : "";
+      message = "no statement holds at " + release + "; the last one" + through + " ended at " + last.until;
     } else {
       status = "unknown";
       kind = "no-statement";
@@ -413,7 +415,7 @@
           if (holding.length) {
             holding.forEach(function (s) { answers.push(answerFor(candidate, s, model, familyCaveats, release)); });
           } else if (statements.length || (stackId !== null && candidate.workloads.indexOf(wanted) >= 0)) {
-            answers.push(absentAnswer(candidate, wanted, statements, release, family, registry.families));
+            answers.push(absentAnswer(candidate, wanted, statements, release, family, registry.families, versions));
           }
         });
       });

@@ -88,8 +88,10 @@ def load_hub_snapshots(registry_root: Path) -> list[HubSnapshot]:
                                          "with lowercase letters, digits and '-' in NAME"))
             continue
         loaded, problem = load_yaml_file(path)
-        if problem is not None:
-            reason = f"{problem.message} (line {problem.line})" if problem.line else problem.message
+        if loaded is None:  # load_yaml_file says why in its problem
+            reason = problem.message if problem is not None else "unreadable"
+            if problem is not None and problem.line:
+                reason += f" (line {problem.line})"
             snapshots.append(HubSnapshot(path.stem, path.stem, None, None, problem=f"could not be read: {reason}"))
             continue
         snapshots.append(parse_hub_snapshot(path.stem, loaded.data))
