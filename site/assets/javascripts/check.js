@@ -268,6 +268,7 @@
         registry = data;
         fillSelect(releaseSelect, releaseVersions(data).reverse(), "newest (" + releaseVersions(data).slice(-1)[0] + ")");
         fillSelect(stackSelect, data.stacks.map(function (s) { return s.id; }), "all stacks");
+        fillSelect(workloadSelect, data.check_tables.workloads, "all workloads");
         if (asked && hubInput) showHubHint(container, hubInput.value);  // the id rule comes with the registry
         container.setAttribute("data-ready", "yes");
       }).catch(function (error) {
