@@ -52,8 +52,10 @@ BASE_REGISTRY = ROOT / "registry"
 # --- the synthetic registry -------------------------------------------------------------------------
 
 
-def _statement_yaml(rng: random.Random, stack: dict, workload: str, releases: list[str]) -> str:
-    """One realistic statement for `stack`, consistent with the rules (versions, notes for partial ...)."""
+def _statement_yaml(rng: random.Random, stack: dict, workload: str, releases: list[str], inherits: bool) -> str:
+    """One realistic statement for `stack`, consistent with the rules (versions, notes for partial ...); when
+    the stack has a capability file (`inherits`), it states no attention or dtypes and inherits them, as the
+    real statements of such stacks mostly do."""
     versions = stack.get("versions") or []
     hardware = sorted(rng.sample(stack["hardware"], rng.randint(1, len(stack["hardware"]))))
     ended = stack.get("end_of_support") in releases  # its statements need an until, so not 'unknown'
@@ -74,9 +76,10 @@ def _statement_yaml(rng: random.Random, stack: dict, workload: str, releases: li
             elif rng.random() < 0.2 and since_index + 1 < len(releases):
                 lines.append(f"    until: \"{releases[rng.randrange(since_index + 1, len(releases))]}\"")
     if status in ("supported", "partial"):
-        lines += [f"    attention: [{', '.join(rng.sample(['eager', 'sdpa', 'nki-flash', 'native'], 2))}]",
-                  f"    dtypes: [{', '.join(rng.sample(['bf16', 'fp16', 'fp32', 'fp8'], 2))}]",
-                  "    parallelism:", f"      tensor: [{rng.choice([2, 8, 32])}, {rng.choice([16, 64])}]",
+        if not inherits:
+            lines += [f"    attention: [{', '.join(rng.sample(['eager', 'sdpa', 'nki-flash', 'native'], 2))}]",
+                      f"    dtypes: [{', '.join(rng.sample(['bf16', 'fp16', 'fp32', 'fp8'], 2))}]"]
+        lines += ["    parallelism:", f"      tensor: [{rng.choice([2, 8, 32])}, {rng.choice([16, 64])}]",
                   "    constraints:", "      - kind: static-shapes",
                   "      - kind: max-sequence-length", f"        value: {rng.choice([2048, 4096, 8192, 32768])}",
                   "      - kind: flag", "        name: NEURON_RT_ASYNC_LOADING", "        value: false"]
@@ -98,6 +101,7 @@ def write_synthetic_registry(target: Path, families: int, seed: int = 0) -> Path
     (target / "upstream").mkdir()
     releases = [r["version"] for r in yaml.safe_load((target / "releases.yaml").read_text())["releases"]]
     stacks = yaml.safe_load((target / "stacks.yaml").read_text())["stacks"]
+    with_capabilities = {path.stem for path in (target / "capabilities").glob("*.yaml")}
     rng = random.Random(seed)
     model_types: dict[str, str] = {}
     for index in range(families):
@@ -111,7 +115,8 @@ def write_synthetic_registry(target: Path, families: int, seed: int = 0) -> Path
                 f"model_types: [{family_id}]\narchitectures: [Family{index:05d}ForCausalLM]\n"
                 f"tasks: [text-generation]\naliases: [Family {index} Instruct]\n"
                 f"examples: [vendor{index % 50}/Family-{index}-8B]\nsupport:\n")
-        text += "".join(_statement_yaml(rng, stack, workload, releases) for stack, workload in chosen)
+        text += "".join(_statement_yaml(rng, stack, workload, releases, stack["id"] in with_capabilities)
+                        for stack, workload in chosen)
         (target / "families" / f"{family_id}.yaml").write_text(text, encoding="utf-8")
     snapshot = {"source": "https://pypi.org/project/transformers/", "transformers_version": "0.0.0-synthetic",
                 "taken": "2026-12-02", "model_types": model_types}
