@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from .registry_indexes import RegistryIndexes
+from .safe_text import value_error_reason
 
 FORMAT_VERSION = 1
 """The `format` of the document this package writes and reads; a newer one needs a newer neuron-compat."""
@@ -114,6 +115,8 @@ def parse_document(data: bytes | str) -> dict[str, Any]:
         raise ValueError(f"not JSON ({error.lineno}:{error.colno}: {error.msg})") from None
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
+    except ValueError as error:  # an integer of thousands of digits
+        raise ValueError(f"not JSON ({value_error_reason(error)})") from None
     if not isinstance(document, dict):
         raise ValueError("not a registry document (expected a JSON object)")  # noqa: TRY004 - one kind of error
     return document

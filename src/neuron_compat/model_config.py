@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .bounded_read import FileTooLarge, UnreadableFile, read_regular_file
+from .safe_text import value_error_reason
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 """A config.json is a few kilobytes; anything past this is not one (and must not be parsed blindly)."""
@@ -290,7 +291,7 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
     except RecursionError:
         raise ConfigError(f"{where}: JSON nested too deeply") from None
     except ValueError as error:  # NaN / Infinity, or an integer of thousands of digits
-        raise ConfigError(f"{where}: malformed JSON: {str(error)[:100]}") from None
+        raise ConfigError(f"{where}: malformed JSON: {value_error_reason(error)}") from None
     if _ESCAPED_SURROGATE.search(text):
         try:
             json.dumps(data, ensure_ascii=False).encode("utf-8")

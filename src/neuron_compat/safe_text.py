@@ -10,6 +10,7 @@ is (a Windows path stays readable); the escapes only show what was there, they a
 from __future__ import annotations
 
 import re
+import sys
 
 # Bidi embeddings, overrides, isolates and marks (LRM, RLM, ALM): they reorder the text around them.
 BIDI_CHARACTERS = "".join(map(chr, [0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
@@ -43,3 +44,15 @@ def first_unsafe_character(text: str, allowed: str = "") -> str | None:
         if match.group() not in allowed:
             return match.group()
     return None
+
+
+def value_error_reason(error: Exception, limit: int = 100) -> str:
+    """Why untrusted text (JSON, YAML) held a value that could not be built, in words for a person.
+
+    Python refuses integers of more than sys.get_int_max_str_digits() digits with advice for programmers
+    (`use sys.set_int_max_str_digits()`); that becomes 'a number with more than 4300 digits'.
+    """
+    text = str(error)
+    if "integer string conversion" in text:
+        return f"a number with more than {sys.get_int_max_str_digits()} digits"
+    return text[:limit]

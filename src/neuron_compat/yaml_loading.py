@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import yaml
 
 from .bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 from .problems import Problem
+from .safe_text import value_error_reason
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_ALIAS_USES = 16
@@ -65,10 +65,7 @@ def _located_scalar(constructor: Any) -> Any:
             return value
         except (ValueError, KeyError, OverflowError, AttributeError, TypeError, IndexError) as error:
             kind = _SCALAR_KINDS.get(node.tag.rsplit(":", 1)[-1], node.tag)
-            if "integer string conversion" in str(error):
-                reason = f" (more than {sys.get_int_max_str_digits()} digits)"
-            else:
-                reason = f" ({error})" if isinstance(error, (ValueError, OverflowError)) else ""
+            reason = f" ({value_error_reason(error, 200)})" if isinstance(error, (ValueError, OverflowError)) else ""
             shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
             raise _GuardError(None, None, f"cannot read {shown!r} as {kind}{reason}", node.start_mark) from None
 

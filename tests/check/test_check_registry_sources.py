@@ -94,6 +94,7 @@ def test_a_document_whose_check_tables_come_from_another_version_still_answers(t
     ("[1, 2]", "not a registry document (expected a JSON object)"),
     ('{"format": 1,', "not JSON (1:14: Expecting property name enclosed in double quotes)"),
     ('{"hello": 1}', "not a registry document (no 'format' number; expected the site's api/registry.json)"),
+    ('{"format": ' + "9" * 5000 + "}", "not JSON (a number with more than 4300 digits)"),
     ('{"format": 99, "releases": [], "stacks": [], "families": []}',
      "the registry document has format 99; this neuron-compat reads format 1: upgrade it"),
     ('{"format": 1, "releases": [], "stacks": [], "families": [{"id": "x"}]}',
