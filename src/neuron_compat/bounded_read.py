@@ -55,6 +55,14 @@ def read_regular_file(path: Path | str, max_bytes: int) -> bytes:
         os.close(fd)
 
 
+def something_at(path: Path) -> bool:
+    """Something is at `path` (a dangling symlink, a FIFO or a directory too: reading it then says what is wrong).
+
+    The test for an optional input: `is_file()` would pass over a FIFO or a broken link as if nothing were there.
+    """
+    return path.exists() or path.is_symlink()
+
+
 def too_large(size: int, max_bytes: int, grew: bool = False) -> str:
     more = "more than " if grew else ""
     return f"file is {more}{_size(size)}; the limit is {_size(max_bytes)}"

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .bounded_read import something_at
 from .locate import Locator
 from .problems import Problem
 from .registry_model import (
@@ -123,7 +124,7 @@ def _load_registry(root: Path | str) -> LoadResult:
 
     for name, model, key in ((RELEASES_FILE, ReleasesFile, RELEASES_KEY), (STACKS_FILE, StacksFile, STACKS_KEY)):
         path = root / name
-        if not _present(path):
+        if not something_at(path):
             problems.append(Problem(display_path(path), 0, 0, "", f"missing {name}", rule="layout"))
             broken.add(key)
             continue
@@ -138,19 +139,19 @@ def _load_registry(root: Path | str) -> LoadResult:
             stacks = list(value.stacks)
 
     meta = root / META_FILE
-    if _present(meta):
+    if something_at(meta):
         loaded, meta_value = _load_one(meta, RegistryMeta, problems)
         if loaded:
             files[META_KEY] = loaded
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
-    if _present(snapshot):
+    if something_at(snapshot):
         loaded, transformers = _load_one(snapshot, TransformersSnapshot, problems)
         if loaded:
             files[upstream_key("transformers")] = loaded
 
     probe_path = root / PROBE_SNAPSHOT
-    if _present(probe_path):  # machine evidence beside the claims; it never changes a status
+    if something_at(probe_path):  # machine evidence beside the claims; it never changes a status
         loaded, probe = _load_one(probe_path, ProbeSnapshot, problems)
         if loaded:
             files[upstream_key("probe")] = loaded
@@ -188,6 +189,10 @@ def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken
                        problems: list[Problem]) -> list[CapabilitiesFile]:
     """capabilities/<stack-id>.yaml: one file per stack, named by its id (optional directory)."""
     found: list[CapabilitiesFile] = []
+    if something_at(directory) and not directory.is_dir():  # a file, or a link to nothing: not "no capabilities"
+        problems.append(Problem(display_path(directory), 0, 0, "", "capabilities/ must be a directory of "
+                                "<stack-id>.yaml files, found something else (a file or a broken link)", rule="layout"))
+        return found
     paths = sorted(directory.glob("*")) if directory.is_dir() else []
     for path in paths:
         if path.name.startswith(".") or path.is_dir():
@@ -216,14 +221,10 @@ __all__ = ["FAMILIES_DIR", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFO
            "load_registry"]
 
 
-def _present(path: Path) -> bool:
-    """Something is at `path` (a dangling symlink, a FIFO or a directory too: reading it then says what is wrong)."""
-    return path.exists() or path.is_symlink()
-
 def _family_paths(families_dir: Path, problems: list[Problem]) -> list[Path]:
     """The entries of families/, sorted; a families/ that is missing is empty, one that cannot be listed is a problem."""
     shown = display_path(families_dir)
-    if not _present(families_dir):
+    if not something_at(families_dir):
         return []
     if not families_dir.is_dir():
         problems.append(Problem(shown, 0, 0, "", "families/ must be a directory of <id>.yaml files, found a file",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..bounded_read import something_at
 from ..crosscheck import OPTIMUM_SNAPSHOT, STACK, SnapshotError, load_snapshot, optimum_neuron_mismatches
 from ..registry_model import Registry
 from .base import STACKS_KEY, FileKey, Finding, Rule
@@ -12,7 +13,7 @@ _REFRESH = "scripts/snapshot_optimum_neuron.py"
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    if not (registry.root / OPTIMUM_SNAPSHOT).is_file() or STACKS_KEY in registry.broken:
+    if not something_at(registry.root / OPTIMUM_SNAPSHOT) or STACKS_KEY in registry.broken:
         return
     index = next((i for i, s in enumerate(registry.stacks) if s.id == STACK), None)
     if index is None:
