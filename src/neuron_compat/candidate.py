@@ -20,13 +20,15 @@ from .yaml_loading import display_path
 
 
 def _mirror(root: Path, shadow: Path) -> None:
+    # Links to the entries themselves, not to what they resolve to: a symlink loop or a dangling link in the
+    # registry stays one in the shadow (and is reported like `validate` reports it) instead of failing resolve().
     for entry in root.iterdir():
         if entry.name == FAMILIES_DIR and entry.is_dir():
             (shadow / FAMILIES_DIR).mkdir()
             for family_file in entry.iterdir():
-                os.symlink(family_file.resolve(), shadow / FAMILIES_DIR / family_file.name)
+                os.symlink(os.path.abspath(family_file), shadow / FAMILIES_DIR / family_file.name)
         else:
-            os.symlink(entry.resolve(), shadow / entry.name)
+            os.symlink(os.path.abspath(entry), shadow / entry.name)
 
 
 def validate_with_changes(root: Path, changes: Mapping[str, str]) -> list[Problem]:
