@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..registry_model import Registry
-from .pages import api, contributing, coverage, families, home, matrix, releases, stacks
+from .pages import api, contributing, coverage, families, home, matrix, release_feed, releases, stacks
 from .upstream import HubSnapshot
 
 
@@ -40,7 +40,9 @@ def render_site(registry: Registry, hub_snapshots: list[HubSnapshot] | None = No
     site = RenderedSite()
     site.add(families.render(registry))
     site.add(matrix.render(registry))
-    site.add(releases.render(registry))
+    all_changes = releases.all_release_changes(registry)  # drawn once for the release pages and their feed
+    site.add(releases.render(registry, all_changes))
+    site.add(release_feed.render(registry, all_changes))
     site.add(coverage.render(registry, hub_snapshots))
     site.add(stacks.render(registry))
     site.add(api.render(registry))

@@ -54,6 +54,10 @@ def release_page(version: str) -> str:
     return f"releases/{version}.md"
 
 
+RELEASE_FEED = "releases/feed.xml"
+"""The Atom feed of the release pages (pages/release_feed.py); every page's head links it (theme/main.html)."""
+
+
 def release_url(version: str) -> str:
     return page_url(release_page(version))
 

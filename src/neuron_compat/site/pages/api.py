@@ -105,6 +105,7 @@ def fragment(registry: Registry) -> str:
         schemas=[urls.schema_json(kind) for kind in SCHEMA_MODELS],
         registry_json=REGISTRY_JSON,
         matrix_json=MATRIX_JSON,
+        release_feed=urls.RELEASE_FEED,
         family_count=len(registry.families),
         data_version=registry.meta.data_version if registry.meta else None,
     )

@@ -144,12 +144,12 @@ def releases_index(registry: Registry, all_changes: dict[str, list[Change]]) -> 
     return page(
         front_matter(title="Neuron releases"),
         heading(1, "Neuron releases"),
-        block("releases_index.html.j2", entries=entries),
+        block("releases_index.html.j2", entries=entries, feed_url=urls.relative_url(urls.RELEASE_FEED, url)),
     )
 
 
-def render(registry: Registry) -> dict[str, str]:
-    all_changes = all_release_changes(registry)
+def render(registry: Registry, all_changes: dict[str, list[Change]]) -> dict[str, str]:
+    """The release pages and their index, from `all_release_changes(registry)`."""
     files = {"releases/index.md": releases_index(registry, all_changes)}
     for version in registry.release_versions:
         files[urls.release_page(version)] = release_page(registry, version, all_changes[version])

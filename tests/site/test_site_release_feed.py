@@ -1,0 +1,75 @@
+"""The Atom feed of the release pages (releases/feed.xml): one entry per release with its changes, linked from
+every page's head, and registry text in it is XML text, never markup."""
+
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from site_helpers import BASE_REGISTRY
+
+from neuron_compat.site.pages.release_feed import feed_xml
+from neuron_compat.site.pages.releases import all_release_changes
+from neuron_compat.validation import validate_registry
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def _feed(site: Path) -> ET.Element:
+    return ET.fromstring((site / "releases" / "feed.xml").read_bytes())
+
+
+def _release_page_counts(site: Path, version: str) -> list[int]:
+    html = (site / "releases" / version / "index.html").read_text(encoding="utf-8")
+    return [int(re.search(rf">{kind} \((\d+)\)", html).group(1)) for kind in ("Added", "Changed", "Removed")]
+
+
+def test_one_entry_per_release_newest_first_linking_its_page(built_site: Path) -> None:
+    feed = _feed(built_site)
+    assert feed.tag == f"{ATOM}feed"
+    assert feed.find(f"{ATOM}id").text and feed.find(f"{ATOM}updated").text
+    versions = sorted((p.name for p in (built_site / "releases").iterdir() if (p / "index.html").exists()),
+                      key=lambda v: [int(x) for x in v.split(".")], reverse=True)
+    entries = feed.findall(f"{ATOM}entry")
+    assert [e.find(f"{ATOM}title").text.split(":")[0] for e in entries] == [f"Neuron {v}" for v in versions]
+    assert len({e.find(f"{ATOM}id").text for e in entries}) == len(entries)
+    assert feed.find(f"{ATOM}updated").text == entries[0].find(f"{ATOM}updated").text
+    for entry, version in zip(entries, versions):
+        href = entry.find(f"{ATOM}link").get("href")
+        assert (built_site / posixpath.normpath(posixpath.join("releases", href)) / "index.html").exists()
+        added, changed, removed = _release_page_counts(built_site, version)
+        assert entry.find(f"{ATOM}title").text == f"Neuron {version}: {added} added, {changed} changed, {removed} removed"
+        lines = entry.find(f"{ATOM}content").text.splitlines()
+        if added + changed + removed:
+            assert len(lines) == added + changed + removed
+            assert all(re.fullmatch(r"(added|changed|removed): .+: .+ \(.+\): .+ -> .+", line) for line in lines), lines
+
+
+def test_every_page_names_the_feed_in_its_head(built_site: Path) -> None:
+    for page in ("index.html", "families/index.html", "releases/index.html", "check/index.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        head = html[:html.index("</head>")]
+        link = re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]* href="([^"]+)"', head)
+        assert link, page
+        assert (built_site / posixpath.normpath(posixpath.join(posixpath.dirname(page), link.group(1)))).is_file()
+    index = (built_site / "releases" / "index.html").read_text(encoding="utf-8")
+    assert 'href="feed.xml"' in index
+
+
+def test_markup_in_registry_text_stays_text_in_the_feed() -> None:
+    # validation already refuses angle brackets in names and raw HTML in Markdown; the feed escapes on its own
+    registry = validate_registry(BASE_REGISTRY).registry
+    hostile = "<script>window.__pwned=1</script> ]]> &amp; & \ufffe"
+    releases = [r.model_copy(update={"summary": hostile}) for r in registry.releases]
+    families = [f.model_copy(update={"name": "Evil <img src=x onerror=alert(1)>"}) for f in registry.families]
+    changed = dataclasses.replace(registry, releases=releases, families=families)
+    raw = feed_xml(changed, all_release_changes(changed))
+    assert "<script" not in raw and "<img" not in raw
+    feed = ET.fromstring(raw.encode("utf-8"))
+    summaries = [e.text for e in feed.iter(f"{ATOM}summary")]
+    assert summaries and set(summaries) == {"<script>window.__pwned=1</script> ]]> &amp; & \ufffd"}
+    content = " ".join(e.text for e in feed.iter(f"{ATOM}content"))
+    assert "Evil <img src=x onerror=alert(1)>:" in content
