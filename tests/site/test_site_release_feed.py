@@ -73,3 +73,25 @@ def test_markup_in_registry_text_stays_text_in_the_feed() -> None:
     assert summaries and set(summaries) == {"<script>window.__pwned=1</script> ]]> &amp; & \ufffd"}
     content = " ".join(e.text for e in feed.iter(f"{ATOM}content"))
     assert "Evil <img src=x onerror=alert(1)>:" in content
+
+
+def test_a_family_feed_has_its_own_changes_and_its_page_links_it(built_site: Path) -> None:
+    page = (built_site / "families" / "qwen3" / "index.html").read_text(encoding="utf-8")
+    head = page[:page.index("</head>")]
+    link = re.search(r'<link rel="alternate" type="application/atom\+xml" title="This family[^"]*" href="([^"]+)"', head)
+    assert link and link.group(1) == "../../api/feeds/qwen3.xml"
+    assert 'href="../../api/feeds/qwen3.xml"' in page[page.index("</head>"):]  # the Feed button
+    feed = ET.fromstring((built_site / "api" / "feeds" / "qwen3.xml").read_bytes())
+    entries = feed.findall(f"{ATOM}entry")
+    assert entries
+    everything = {e.find(f"{ATOM}id").text.rsplit(":", 1)[1]: e.find(f"{ATOM}content").text
+                  for e in _feed(built_site).findall(f"{ATOM}entry")}
+    for entry in entries:
+        version = entry.find(f"{ATOM}id").text.rsplit(":", 1)[1]
+        lines = entry.find(f"{ATOM}content").text.splitlines()
+        assert lines and all(line.split(": ")[1] == "Qwen3" for line in lines)
+        assert set(lines) == {line for line in everything[version].splitlines() if line.split(": ")[1] == "Qwen3"}
+        href = entry.find(f"{ATOM}link").get("href")
+        assert href.startswith("../../families/qwen3/#")
+    changed = [v for v, text in everything.items() if any(line.split(": ")[1] == "Qwen3" for line in text.splitlines())]
+    assert [e.find(f"{ATOM}id").text.rsplit(":", 1)[1] for e in entries] == changed

@@ -66,6 +66,11 @@ def family_json(family_id: str) -> str:
     return f"api/families/{family_id}.json"
 
 
+def family_feed(family_id: str) -> str:
+    """The Atom feed of one family's changes by release (pages/release_feed.py)."""
+    return f"api/feeds/{family_id}.xml"
+
+
 def badge_json(family_id: str, stack: str, workload: str) -> str:
     return f"api/badges/{family_id}/{stack}-{workload}.json"
 

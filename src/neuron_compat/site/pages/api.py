@@ -106,6 +106,7 @@ def fragment(registry: Registry) -> str:
         registry_json=REGISTRY_JSON,
         matrix_json=MATRIX_JSON,
         release_feed=urls.RELEASE_FEED,
+        family_feed=urls.family_feed,
         family_count=len(registry.families),
         data_version=registry.meta.data_version if registry.meta else None,
     )

@@ -46,6 +46,7 @@ def family_links(registry: Registry, family: Family, from_url: str) -> dict[str,
         "edit": urls.edit_url(repo_path),
         "source": urls.source_url(repo_path),
         "json": urls.relative_url(urls.family_json(family.id), from_url),
+        "feed": urls.relative_url(urls.family_feed(family.id), from_url),
         "report": urls.new_issue_url("report-result.yml", title, family=family.id, release=release),
         "release": urls.relative_url(urls.release_url(release), from_url) if release else "",
         "release_base": urls.relative_url("releases/", from_url),
@@ -69,7 +70,7 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
     parts = [
         # the <title> as the heading shows it: the theme writes meta titles unescaped, and a title taken
         # from the heading would have `&amp;` in a name decoded
-        front_matter(title=escape(family.name), search={"boost": 3}),
+        front_matter(title=escape(family.name), search={"boost": 3}, feed=urls.family_feed(family.id)),
         heading(1, family.name),
         block("family_head.html.j2", family=family, links=links, freshness=freshness,
               stale_count=sum(1 for s in family.support if freshness.is_stale(s))),

@@ -1,5 +1,6 @@
-"""The Atom feed of the release pages: one entry per Neuron release, newest first, listing what changed in the
-data at that release (the same folded changes as its page, `releases.fold`).
+"""Atom feeds of the data's changes by Neuron release: the release pages' feed (one entry per release, newest
+first, listing what changed at it: the same folded changes as its page, `releases.fold`) and one feed per family
+(an entry per release that changed one of its lines).
 
 Subscribing is how a team hears that a model became supported (or stopped being) without watching the site.
 Built with ElementTree and text constructs only, so every registry string is escaped XML text, never markup.
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections import defaultdict
+from dataclasses import dataclass
 
 from ...registry_model import Registry
 from ...views import Change
@@ -18,7 +21,6 @@ from .. import urls
 from .releases import KIND_ORDER, ChangeLine, fold
 
 ATOM = "http://www.w3.org/2005/Atom"
-FEED_ID = "urn:neuron-compat:releases"
 FEED_TITLE = "Model support by Neuron release (neuron-compat)"
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -41,30 +43,67 @@ def _add(parent: ET.Element, tag: str, text: str | None = None, **attributes: st
     return element
 
 
-def feed_xml(registry: Registry, all_changes: dict[str, list[Change]]) -> str:
-    """The feed document for every catalogued release (releases.all_release_changes gives `all_changes`)."""
-    base = urls.RELEASE_FEED.rsplit("/", 1)[0] + "/"
+@dataclass(frozen=True)
+class Feed:
+    """What one feed covers: every family (the release pages' feed), or one family's lines only."""
+
+    path: str
+    id: str
+    title: str
+    subtitle: str
+    page: str  # the root-relative URL of the HTML page the feed follows
+    family_id: str | None = None
+
+
+def releases_feed() -> Feed:
+    return Feed(urls.RELEASE_FEED, "urn:neuron-compat:releases", FEED_TITLE,
+                "What changed in the registry's support statements at each Neuron SDK release.", "releases/")
+
+
+def family_feed(registry: Registry, family_id: str) -> Feed:
+    name = registry.family_by_id[family_id].name
+    return Feed(urls.family_feed(family_id), f"urn:neuron-compat:family:{family_id}",
+                f"{name} on Neuron: support changes by release (neuron-compat)",
+                f"The Neuron releases at which a support statement of {name} starts, changes or ends.",
+                urls.family_url(family_id), family_id)
+
+
+def feed_xml(registry: Registry, all_changes: dict[str, list[Change]], feed: Feed | None = None) -> str:
+    """The feed document (releases.all_release_changes gives `all_changes`, by release): for the release pages,
+    one entry per catalogued release; for a family (`all_changes` holding its changes only), one per release that
+    changed a line of it."""
+    feed = feed or releases_feed()
+    folder, _, name = feed.path.rpartition("/")
+    base = folder + "/"
     versions = list(reversed(registry.release_versions))
-    root = ET.Element(f"{{{ATOM}}}feed")
-    _add(root, "title", FEED_TITLE)
-    _add(root, "subtitle", "What changed in the registry's support statements at each Neuron SDK release.")
-    _add(root, "id", FEED_ID)
-    _add(root, "link", rel="self", href=urls.RELEASE_FEED.rsplit("/", 1)[1])
-    _add(root, "link", rel="alternate", href="./")
-    _add(root, "updated", _timestamp(registry, versions[0]) if versions else "1970-01-01T00:00:00Z")
-    _add(_add(root, "author"), "name", "neuron-compat contributors")
+    entries: list[tuple[str, dict[str, list[ChangeLine]]]] = []
     for version in versions:
+        changes = all_changes.get(version, [])
+        if changes or feed.family_id is None:
+            entries.append((version, fold(registry, changes, base)))
+    root = ET.Element(f"{{{ATOM}}}feed")
+    _add(root, "title", feed.title)
+    _add(root, "subtitle", feed.subtitle)
+    _add(root, "id", feed.id)
+    _add(root, "link", rel="self", href=name)
+    _add(root, "link", rel="alternate", href=urls.relative_url(feed.page, base))
+    _add(root, "updated", _timestamp(registry, entries[0][0]) if entries else "1970-01-01T00:00:00Z")
+    _add(_add(root, "author"), "name", "neuron-compat contributors")
+    for version, folded in entries:
         release = registry.release_by_version[version]
-        folded = fold(registry, all_changes.get(version, []), base)
         counts = ", ".join(f"{len(folded[kind])} {kind}" for kind in KIND_ORDER)
         entry = _add(root, "entry")
         _add(entry, "title", f"Neuron {version}: {counts}")
-        _add(entry, "id", f"urn:neuron-compat:release:{version}")
+        _add(entry, "id", f"{feed.id}:release:{version}" if feed.family_id else f"urn:neuron-compat:release:{version}")
         _add(entry, "updated", _timestamp(registry, version))
-        _add(entry, "link", rel="alternate", href=urls.relative_url(urls.release_url(version), base))
+        lines_in_order = [line for kind in KIND_ORDER for line in folded[kind]]
+        # a family's entry opens its page at the first line that changed; the release pages' at the release
+        target = lines_in_order[0].url if feed.family_id and lines_in_order else \
+            urls.relative_url(urls.release_url(version), base)
+        _add(entry, "link", rel="alternate", href=target)
         if release.summary:
             _add(entry, "summary", release.summary, type="text")
-        lines = [_line(line) for kind in KIND_ORDER for line in folded[kind]]
+        lines = [_line(line) for line in lines_in_order]
         _add(entry, "content", "\n".join(lines) if lines else "No support statement changed at this release.",
              type="text")
     ET.register_namespace("", ATOM)
@@ -72,4 +111,13 @@ def feed_xml(registry: Registry, all_changes: dict[str, list[Change]]) -> str:
 
 
 def render(registry: Registry, all_changes: dict[str, list[Change]]) -> dict[str, str]:
-    return {urls.RELEASE_FEED: feed_xml(registry, all_changes)}
+    """The release pages' feed and one feed per family."""
+    files = {urls.RELEASE_FEED: feed_xml(registry, all_changes)}
+    by_family: dict[str, dict[str, list[Change]]] = defaultdict(lambda: defaultdict(list))
+    for version, changes in all_changes.items():
+        for change in changes:
+            by_family[change.key.family][version].append(change)
+    for family in registry.families:
+        feed = family_feed(registry, family.id)
+        files[feed.path] = feed_xml(registry, by_family.get(family.id, {}), feed)
+    return files
