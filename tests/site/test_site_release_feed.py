@@ -36,7 +36,7 @@ def test_one_entry_per_release_newest_first_linking_its_page(built_site: Path) -
     entries = feed.findall(f"{ATOM}entry")
     assert [e.find(f"{ATOM}title").text.split(":")[0] for e in entries] == [f"Neuron {v}" for v in versions]
     assert len({e.find(f"{ATOM}id").text for e in entries}) == len(entries)
-    assert feed.find(f"{ATOM}updated").text == entries[0].find(f"{ATOM}updated").text
+    assert feed.find(f"{ATOM}updated").text == max(e.find(f"{ATOM}updated").text for e in entries)
     for entry, version in zip(entries, versions):
         href = entry.find(f"{ATOM}link").get("href")
         assert (built_site / posixpath.normpath(posixpath.join("releases", href)) / "index.html").exists()
@@ -95,3 +95,28 @@ def test_a_family_feed_has_its_own_changes_and_its_page_links_it(built_site: Pat
         assert href.startswith("../../families/qwen3/#")
     changed = [v for v, text in everything.items() if any(line.split(": ")[1] == "Qwen3" for line in text.splitlines())]
     assert [e.find(f"{ATOM}id").text.rsplit(":", 1)[1] for e in entries] == changed
+
+
+def _entry_dates(registry) -> dict[str, str]:
+    feed = ET.fromstring(feed_xml(registry, all_release_changes(registry)).encode("utf-8"))
+    return {e.find(f"{ATOM}id").text.rsplit(":", 1)[1]: e.find(f"{ATOM}updated").text for e in feed.iter(f"{ATOM}entry")}
+
+
+def test_an_entry_is_dated_by_the_newest_check_of_what_changed_at_its_release() -> None:
+    import datetime as dt
+
+    registry = validate_registry(BASE_REGISTRY).registry
+    before = _entry_dates(registry)
+    family = next(f for f in registry.families if any(s.since and s.until is None for s in f.support))
+    index, statement = next((i, s) for i, s in enumerate(family.support) if s.since and s.until is None)
+    assert before[statement.since] < "2030-01-01"
+    later = [src.model_copy(update={"verified": dt.date(2030, 1, 1)}) for src in statement.sources]
+    support = list(family.support)
+    support[index] = statement.model_copy(update={"sources": later})
+    families = [f.model_copy(update={"support": support}) if f.id == family.id else f for f in registry.families]
+    after = _entry_dates(dataclasses.replace(registry, families=families))
+    assert after[statement.since] == "2030-01-01T00:00:00Z"  # curated again: readers see the entry anew
+    assert {v: d for v, d in after.items() if v != statement.since} == \
+        {v: d for v, d in before.items() if v != statement.since}
+    release_dates = {r.version: f"{r.date.isoformat()}T00:00:00Z" for r in registry.releases}
+    assert all(before[v] >= release_dates[v] for v in before)

@@ -27,8 +27,18 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """Characters XML 1.0 cannot hold even escaped (validation already refuses controls; U+FFFE/U+FFFF pass it)."""
 
 
-def _timestamp(registry: Registry, version: str) -> str:
-    return f"{registry.release_by_version[version].date.isoformat()}T00:00:00Z"
+def _updated(registry: Registry, version: str, changes: list[Change]) -> str:
+    """When an entry last changed: the release's date, or the newest `verified` date of a source of a statement
+    that starts or ends at the release behind one of its changes, when later (data curated after the release
+    updates its entry, so feed readers show it again). From the data alone: two builds give the same feed."""
+    dates = [registry.release_by_version[version].date]
+    for change in changes:
+        key = change.key
+        for statement in registry.family_by_id[key.family].support:
+            if statement.stack == key.stack and str(statement.workload) == key.workload \
+                    and key.hardware in statement.hardware and version in (statement.since, statement.until):
+                dates += [source.verified for source in statement.sources]
+    return f"{max(dates).isoformat()}T00:00:00Z"
 
 
 def _line(line: ChangeLine) -> str:
@@ -76,26 +86,26 @@ def feed_xml(registry: Registry, all_changes: dict[str, list[Change]], feed: Fee
     folder, _, name = feed.path.rpartition("/")
     base = folder + "/"
     versions = list(reversed(registry.release_versions))
-    entries: list[tuple[str, dict[str, list[ChangeLine]]]] = []
+    entries: list[tuple[str, str, dict[str, list[ChangeLine]]]] = []
     for version in versions:
         changes = all_changes.get(version, [])
         if changes or feed.family_id is None:
-            entries.append((version, fold(registry, changes, base)))
+            entries.append((version, _updated(registry, version, changes), fold(registry, changes, base)))
     root = ET.Element(f"{{{ATOM}}}feed")
     _add(root, "title", feed.title)
     _add(root, "subtitle", feed.subtitle)
     _add(root, "id", feed.id)
     _add(root, "link", rel="self", href=name)
     _add(root, "link", rel="alternate", href=urls.relative_url(feed.page, base))
-    _add(root, "updated", _timestamp(registry, entries[0][0]) if entries else "1970-01-01T00:00:00Z")
+    _add(root, "updated", max(updated for _, updated, _ in entries) if entries else "1970-01-01T00:00:00Z")
     _add(_add(root, "author"), "name", "neuron-compat contributors")
-    for version, folded in entries:
+    for version, updated, folded in entries:
         release = registry.release_by_version[version]
         counts = ", ".join(f"{len(folded[kind])} {kind}" for kind in KIND_ORDER)
         entry = _add(root, "entry")
         _add(entry, "title", f"Neuron {version}: {counts}")
         _add(entry, "id", f"{feed.id}:release:{version}" if feed.family_id else f"urn:neuron-compat:release:{version}")
-        _add(entry, "updated", _timestamp(registry, version))
+        _add(entry, "updated", updated)
         lines_in_order = [line for kind in KIND_ORDER for line in folded[kind]]
         # a family's entry opens its page at the first line that changed; the release pages' at the release
         target = lines_in_order[0].url if feed.family_id and lines_in_order else \
