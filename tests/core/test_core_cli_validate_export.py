@@ -82,3 +82,22 @@ def test_no_command_prints_help_and_exits_2(tmp_path: Path) -> None:
     result = cli(cwd=tmp_path)
     assert result.returncode == 2
     assert "validate" in result.stdout
+
+
+def test_a_file_of_thousands_of_overlapping_statements_finishes_with_one_line_each(tmp_path: Path) -> None:
+    """3,000 identical statements (under the 1 MB file limit) overlap pairwise: reporting every pair was 4.5
+    million lines and minutes of work. One line per statement; the subprocess timeout only catches a hang."""
+    registry = tmp_path / "registry"
+    shutil.copytree(FIXTURE, registry)
+    statement = ("  - stack: optimum-neuron\n    workload: inference\n    hardware: [inf2]\n    status: unknown\n"
+                 "    notes: [{text: n}]\n    sources: [{url: 'https://huggingface.co/docs/optimum-neuron/index', "
+                 "kind: vendor-docs, verified: 2026-12-02}]\n")
+    path = registry / "families" / "bert.yaml"
+    path.write_text(path.read_text().split("support:")[0] + "support:\n" + statement * 3000)
+    result = cli("validate", "registry", cwd=tmp_path)
+    assert result.returncode == 1
+    overlaps = [line for line in result.stdout.splitlines() if "overlaps support[" in line]
+    assert len(overlaps) == 2999
+    assert overlaps[0] == ("registry/families/bert.yaml:11:5: support[1].since: overlaps support[0] "
+                           "(optimum-neuron/inference on inf2) (set until on support[0] to this statement's since, "
+                           "or split the hardware)")
