@@ -132,6 +132,16 @@ def _carried(statement: Statement) -> dict[str, Any]:
     return {name: data[name] for name in carried_fields(data)}
 
 
+def insert_after(mapping: dict[str, Any], after: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `mapping` with the items of `extra` right after the key `after` (JSON keeps key order)."""
+    document: dict[str, Any] = {}
+    for key, value in mapping.items():
+        document[key] = value
+        if key == after:
+            document.update(extra)
+    return document
+
+
 def _carried_when_absent(families: list[Family]) -> dict[str, Any]:
     """The carried fields of a row that no statement holds: each empty ([] for a list, else null), named as the
     registry's first statement names them (every statement has the same fields)."""
@@ -144,12 +154,7 @@ def _carried_when_absent(families: list[Family]) -> dict[str, Any]:
 def _answer_json(answer: dict[str, Any]) -> dict[str, Any]:
     """An answer's JSON: its own fields, with the carried ones in place of `carried`, after `display_status`."""
     carried = answer.pop("carried")
-    document: dict[str, Any] = {}
-    for key, value in answer.items():
-        document[key] = value
-        if key == CARRIED_AFTER:
-            document.update(carried)
-    return document
+    return insert_after(answer, CARRIED_AFTER, carried)
 
 
 @dataclass(frozen=True)
@@ -193,13 +198,9 @@ def json_schema() -> dict[str, Any]:
         if schema["$defs"].setdefault(name, definition) != definition:
             raise RuntimeError(f"Verdict and Statement both define a different {name!r} in their JSON Schemas")
     answer = schema["$defs"]["StackAnswer"]
-    properties: dict[str, Any] = {}
-    for key, value in answer["properties"].items():
-        if key != "carried":
-            properties[key] = value
-        if key == CARRIED_AFTER:
-            properties.update({name: statement["properties"][name] for name in carried_fields(statement["properties"])})
-    answer["properties"] = properties
+    own = {key: value for key, value in answer["properties"].items() if key != "carried"}
+    carried = {name: statement["properties"][name] for name in carried_fields(statement["properties"])}
+    properties = answer["properties"] = insert_after(own, CARRIED_AFTER, carried)
     answer["required"] = [key for key in properties if key in answer["required"] or key not in _OWN_FIELDS]
     return schema
 
@@ -350,7 +351,7 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
 
 
 def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family,
-                   carried: dict[str, Any], versions: list[str]) -> StackAnswer:
+                   families: list[Family], versions: list[str]) -> StackAnswer:
     """A row for a stack x workload whose statements all lie at other releases (or that has none).
 
     Statements that start (or end) at the same release are one event: their hardware and sources are merged.
@@ -377,8 +378,8 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=workload,
         hardware=list(dict.fromkeys(str(h) for s in group for h in s.hardware)), status=status, verdict=status,
-        display_status=status, carried=dict(carried), attention=[], dtypes=[], quantization=[], attention_origin=None, dtypes_origin=None, quantization_origin=None,
-        constraints=[], notes=[], caveats=[Caveat(kind=kind, limits=False, message=message)],
+        display_status=status, carried=_carried_when_absent(families), attention=[], dtypes=[], quantization=[],
+        attention_origin=None, dtypes_origin=None, quantization_origin=None, constraints=[], notes=[], caveats=[Caveat(kind=kind, limits=False, message=message)],
         anchor=group[0].anchor if group else None,
         sources=list(dict.fromkeys(src.url for s in group for src in s.sources)), capability_sources=[],
     )
@@ -410,7 +411,6 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
     no_statement: list[str] = []
     if family is not None:
         family_caveats = [c for c in caveats if c.limits]
-        absent_carried = _carried_when_absent(cast("list[Family]", registry.families))
         for candidate in stacks:
             if stack is not None and candidate.id != stack:
                 continue
@@ -422,8 +422,8 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                     answers += [_answer(candidate, s, facts, family_caveats, release, effective_of(registry, s))
                                 for s in holding]
                 elif statements or (stack is not None and wanted in candidate.workloads):
-                    answers.append(_absent_answer(candidate, wanted, statements, release, family, absent_carried,
-                                                  list(versions)))
+                    answers.append(_absent_answer(candidate, wanted, statements, release, family,
+                                                  cast("list[Family]", registry.families), versions))
         no_statement = [
             s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)

@@ -259,11 +259,12 @@
     return carried;
   }
 
-  function withCarried(answer, carried) {
+  // A copy of `object` with the keys of `extra` right after `after` (resolve.insert_after).
+  function insertAfter(object, after, extra) {
     var result = {};
-    Object.keys(answer).forEach(function (key) {
-      result[key] = answer[key];
-      if (key === T.carried_after) Object.keys(carried).forEach(function (name) { result[name] = carried[name]; });
+    Object.keys(object).forEach(function (key) {
+      result[key] = object[key];
+      if (key === after) Object.keys(extra).forEach(function (name) { result[name] = extra[name]; });
     });
     return result;
   }
@@ -306,7 +307,7 @@
       sources: statement.sources.map(function (s) { return s.url; }),
       capability_sources: effective.capability_sources.slice()
     };
-    return withCarried(answer, carriedOf(statement, answer));
+    return insertAfter(answer, T.carried_after, carriedOf(statement, answer));
   }
 
   function absentAnswer(stack, workload, statements, release, family, families, versions) {
@@ -349,7 +350,7 @@
       caveats: [caveat(kind, false, message)], anchor: group.length ? group[0].stack + "-" + group[0].workload : null,
       sources: unique(sources), capability_sources: []
     };
-    return withCarried(answer, carriedWhenAbsent(families, answer));
+    return insertAfter(answer, T.carried_after, carriedWhenAbsent(families, answer));
   }
 
   function ResolveError(message) {
@@ -442,12 +443,7 @@
   // What `check --json` prints (commands/check.py verdict_document): the verdict with the command's exit code
   // after `status` (the registry origin is the CLI's own).
   function checkDocument(verdict) {
-    var shown = {};
-    Object.keys(verdict).forEach(function (name) {
-      shown[name] = verdict[name];
-      if (name === "status") shown.exit_code = T.exit_for_status[verdict.status];
-    });
-    return shown;
+    return insertAfter(verdict, "status", { exit_code: T.exit_for_status[verdict.status] });
   }
 
   return {

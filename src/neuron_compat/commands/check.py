@@ -98,12 +98,9 @@ def run(args: argparse.Namespace) -> int:
 def verdict_document(verdict) -> dict:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
     and what the site's check page shows (check_resolve.js checkDocument)."""
-    document: dict = {}
-    for name, value in verdict.to_dict().items():
-        document[name] = value
-        if name == "status":
-            document["exit_code"] = EXIT_FOR_STATUS[value]
-    return document
+    from ..resolve import insert_after
+
+    return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
 
 
 def _with_registry_schema(schema: dict) -> dict:
@@ -111,15 +108,12 @@ def _with_registry_schema(schema: dict) -> dict:
     from pydantic import TypeAdapter
 
     from ..registry_source import RegistryOrigin
+    from ..resolve import insert_after
 
     origin = TypeAdapter(RegistryOrigin).json_schema()
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
-    properties: dict = {}
-    for name, value in schema["properties"].items():
-        properties[name] = value
-        if name == "status":
-            properties["exit_code"] = {"enum": sorted(set(EXIT_FOR_STATUS.values())), "title": "Exit Code",
-                                       "type": "integer"}
+    exit_code = {"enum": sorted(set(EXIT_FOR_STATUS.values())), "title": "Exit Code", "type": "integer"}
+    properties = insert_after(schema["properties"], "status", {"exit_code": exit_code})
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))

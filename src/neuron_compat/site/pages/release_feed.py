@@ -21,6 +21,7 @@ from .. import urls
 from .releases import KIND_ORDER, ChangeLine, fold
 
 ATOM = "http://www.w3.org/2005/Atom"
+ET.register_namespace("", ATOM)  # feeds are written with Atom as the default namespace, not ns0:
 FEED_TITLE = "Model support by Neuron release (neuron-compat)"
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -116,7 +117,6 @@ def feed_xml(registry: Registry, all_changes: dict[str, list[Change]], feed: Fee
         lines = [_line(line) for line in lines_in_order]
         _add(entry, "content", "\n".join(lines) if lines else "No support statement changed at this release.",
              type="text")
-    ET.register_namespace("", ATOM)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
