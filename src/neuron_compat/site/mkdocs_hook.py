@@ -23,7 +23,7 @@ from mkdocs.structure.files import File, Files
 from neuron_compat.site.markers import MarkerError, fill_markers
 from neuron_compat.site.render import FRAGMENT_PAGES, RenderedSite, render_site
 from neuron_compat.site.upstream import load_hub_snapshots
-from neuron_compat.site.urls import edit_url
+from neuron_compat.site.urls import RELEASE_FEED, edit_url
 from neuron_compat.validation import validate_registry
 
 REGISTRY_ENV = "NEURON_COMPAT_REGISTRY"
@@ -56,11 +56,12 @@ def on_pre_build(config: Any) -> None:
         )
     # mkdocs stamps sitemap dates from SOURCE_DATE_EPOCH when set: take it from the data, not the clock.
     os.environ.setdefault("SOURCE_DATE_EPOCH", str(_data_epoch(result.registry)))
-    # The footer override (src/neuron_compat/theme/partials/copyright.html) reads these.
+    # The theme overrides (src/neuron_compat/theme/: the footer, the feed link in every head) read these.
     meta = result.registry.meta
     config.extra["neuron_compat"] = {
         "data_version": meta.data_version if meta else None,
         "newest_release": result.registry.newest_release,
+        "release_feed": RELEASE_FEED,
     }
     _state["root"] = root
     _state["site"] = render_site(result.registry, load_hub_snapshots(root))

@@ -105,7 +105,7 @@ def feed_xml(registry: Registry, all_changes: dict[str, list[Change]], feed: Fee
         counts = ", ".join(f"{len(folded[kind])} {kind}" for kind in KIND_ORDER)
         entry = _add(root, "entry")
         _add(entry, "title", f"Neuron {version}: {counts}")
-        _add(entry, "id", f"{feed.id}:release:{version}" if feed.family_id else f"urn:neuron-compat:release:{version}")
+        _add(entry, "id", f"{feed.id}:{version}")
         _add(entry, "updated", updated)
         lines_in_order = [line for kind in KIND_ORDER for line in folded[kind]]
         # a family's entry opens its page at the first line that changed; the release pages' at the release
