@@ -1,10 +1,10 @@
 """Read a published registry document (the site's api/registry.json) over HTTPS, with a local cache.
 
 One GET with a timeout on every socket operation, an overall deadline (deadline.py: a server that trickles
-its headers or body cannot hold it) and a size cap enforced while reading; the answer is validated against the contract before it is cached. The cache keeps each data
-version under its own name, keyed by the URL, plus a `latest.json` with the ETag, so a repeated check sends
-`If-None-Match` and `--offline` answers from the newest copy. When the network fails and a copy is cached,
-that copy answers and the origin says so.
+its headers or body cannot hold it) and a size cap enforced while reading; the answer is validated against
+the contract before it is cached. The cache keeps each data version under its own name, keyed by the URL, plus
+a `latest.json` with the ETag, so a repeated check sends `If-None-Match` and `--offline` answers from the newest
+copy. When the network fails and a copy is cached, that copy answers and the origin says so.
 """
 
 from __future__ import annotations
