@@ -41,10 +41,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from neuron_compat.export import dumps, registry_to_json
-from neuron_compat.registry import load_registry
-from neuron_compat.validation import validate_registry
-from neuron_compat.yaml_loading import load_yaml_file
+from neuron_compat.loading.loader import load_registry
+from neuron_compat.loading.yaml_reader import load_yaml_file
+from neuron_compat.publishing.registry_document import dumps, registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 BASE_REGISTRY = ROOT / "registry"
 
@@ -351,7 +351,7 @@ def wall_medians(repeat: int, commands: list[list[str]], **options: object) -> l
 # `check` answering from a given compiled document as if it were the bundled snapshot (no validation), so a
 # synthetic registry measures how the hot path grows with the registry.
 _CHECK_WITH_SNAPSHOT = (
-    "import sys, neuron_compat.compiled as c\n"
+    "import sys, neuron_compat.check.compiled_view as c\n"
     "c.bundled_document_text = lambda: open(sys.argv[1], 'rb').read()\n"
     "from neuron_compat.cli import main\n"
     "sys.exit(main(['check', sys.argv[2]]))\n"

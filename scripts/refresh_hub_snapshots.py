@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import yaml
 
-from neuron_compat.atomic_write import write_atomically
-from neuron_compat.hub import HubError, fetch_config
-from neuron_compat.model_config import ConfigError, facts_from_config
+from neuron_compat.check.config_facts import ConfigError, facts_from_config
+from neuron_compat.check.hub_client import HubError, fetch_config
+from neuron_compat.safeio.atomic_write import write_atomically
 
 DEFAULT_TASKS = ("text-generation", "image-text-to-text", "feature-extraction", "text-classification",
                  "automatic-speech-recognition", "text-to-image")

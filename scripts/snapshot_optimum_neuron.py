@@ -50,7 +50,7 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from neuron_compat.upstream_snapshot import write_or_check
+from neuron_compat.contributing.upstream_snapshot import write_or_check
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "optimum-neuron.yaml"

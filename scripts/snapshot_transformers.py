@@ -36,7 +36,7 @@ from typing import Any
 
 import yaml
 
-from neuron_compat.upstream_snapshot import write_or_check
+from neuron_compat.contributing.upstream_snapshot import write_or_check
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "transformers-model-types.yaml"

@@ -8,8 +8,8 @@ import importlib
 import os
 import sys
 
-from . import __version__
-from .commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from neuron_compat import __version__
+from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 # One module per subcommand under neuron_compat.commands, in the order --help lists them.
 COMMAND_MODULES = (

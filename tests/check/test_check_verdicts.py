@@ -22,8 +22,8 @@ from check_helpers import (
 )
 
 from neuron_compat.cli import main
-from neuron_compat.export import registry_to_json
-from neuron_compat.validation import validate_registry
+from neuron_compat.publishing.registry_document import registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 # fixture -> (status, exit code, family id, model-level caveat kinds, {(stack, workload): (verdict, caveat kinds)})
 EXPECTED = {
@@ -284,9 +284,9 @@ def test_cli_and_site_agree_on_the_real_registry_too():
                         input=json.dumps({"registry": registry, "cases": cases}), capture_output=True, text=True,
                         timeout=60, cwd=ROOT, check=False)
     assert js.returncode == 0, js.stderr
+    from neuron_compat.check.config_facts import facts_from_config
+    from neuron_compat.check.resolver import resolve
     from neuron_compat.commands.check import verdict_document
-    from neuron_compat.model_config import facts_from_config
-    from neuron_compat.resolve import resolve
 
     for case, answer in zip(cases, json.loads(js.stdout)):
         expected = json.loads(json.dumps(verdict_document(resolve(facts_from_config(case["config"]), result.registry,

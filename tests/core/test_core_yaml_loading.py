@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from neuron_compat.yaml_loading import MAX_ALIAS_USES, MAX_FILE_BYTES, MAX_NESTING, load_yaml_file
+from neuron_compat.loading.yaml_reader import MAX_ALIAS_USES, MAX_FILE_BYTES, MAX_NESTING, load_yaml_file
 
 
 def write(tmp_path: Path, data: bytes | str, name: str = "f.yaml") -> Path:

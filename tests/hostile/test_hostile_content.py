@@ -25,7 +25,7 @@ import pytest
 import yaml
 from payloads import MARKDOWN, PLAIN, hostile_family
 
-from neuron_compat.validation import validate_registry
+from neuron_compat.rules.validation import validate_registry
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "registry"

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from neuron_compat.export import registry_to_json
-from neuron_compat.probe_summary import probe_line
-from neuron_compat.registry import load_registry
-from neuron_compat.schema import ProbeSnapshot
+from neuron_compat.contract.models import ProbeSnapshot
+from neuron_compat.loading.loader import load_registry
+from neuron_compat.publishing.registry_document import registry_to_json
 from neuron_compat.site.pages.families import family_page
 from neuron_compat.site.support import ReleaseView
+from neuron_compat.views.probe_reading import probe_line
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "probe.yaml"

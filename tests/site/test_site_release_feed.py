@@ -11,9 +11,9 @@ from pathlib import Path
 
 from site_helpers import BASE_REGISTRY
 
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.pages.release_feed import feed_xml
 from neuron_compat.site.pages.releases import all_release_changes
-from neuron_compat.validation import validate_registry
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -16,9 +16,9 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from ..capabilities import origin_label
-from ..safe_text import one_line
-from .common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
+from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
+from neuron_compat.safeio.safe_text import one_line
+from neuron_compat.views.inherited_capabilities import origin_label
 
 
 def _clean(text: object) -> str:
@@ -36,12 +36,13 @@ def _looks_like_path(text: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..model_config import ConfigError, facts_from_config, read_local_config
-    from ..registry_source import RegistrySourceError, open_registry
-    from ..resolve import WORKLOADS, ResolveError, resolve
+    from neuron_compat.check.config_facts import ConfigError, facts_from_config, read_local_config
+    from neuron_compat.check.resolver import WORKLOADS, ResolveError, resolve
+    from neuron_compat.registry_sources.errors import RegistrySourceError
+    from neuron_compat.registry_sources.selection import open_registry
 
     if args.json_schema:
-        from ..resolve import json_schema
+        from neuron_compat.check.resolver import json_schema
 
         sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1) + "\n")
         return 0
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
                 return _fail("--revision applies to Hub repo ids, not to local files", EXIT_PROBLEMS)
             data, source = read_local_config(local)
         else:
-            from ..hub import HubError, fetch_config, is_valid_repo_id  # huggingface_hub only for Hub ids
+            from neuron_compat.check.hub_client import HubError, fetch_config, is_valid_repo_id
 
             if not is_valid_repo_id(target):
                 return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 def verdict_document(verdict) -> dict:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
     and what the site's check page shows (check_resolve.js checkDocument)."""
-    from ..resolve import insert_after
+    from neuron_compat.check.resolver import insert_after
 
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
 
@@ -107,8 +108,8 @@ def _with_registry_schema(schema: dict) -> dict:
     """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
-    from ..registry_source import RegistryOrigin
-    from ..resolve import insert_after
+    from neuron_compat.check.resolver import insert_after
+    from neuron_compat.registry_sources.selection import RegistryOrigin
 
     origin = TypeAdapter(RegistryOrigin).json_schema()
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
@@ -189,7 +190,7 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
     lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
-        from ..probe_summary import probe_line
+        from neuron_compat.views.probe_reading import probe_line
 
         lines.append(f"Probe ({verdict.model.model_type}, CPU capture of a tiny random model; evidence, "
                      f"not support): {probe_line(probe)}")

@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .common import DEFAULT_REGISTRY, EXIT_OK, EXIT_PROBLEMS
+from neuron_compat.commands.common import DEFAULT_REGISTRY, EXIT_OK, EXIT_PROBLEMS
 
 FORMATS = ("text", "markdown")
 
@@ -21,10 +21,10 @@ def load_for_diff(path: Path, label: str, missing_is_empty: bool = False, shown_
 
     `shown_as` replaces `path` in the problems printed (e.g. 'v1:registry' for a tree read from git).
     """
-    from ..datadiff import empty_registry
-    from ..problems import render_problems
-    from ..validation import validate_registry
-    from ..yaml_loading import display_path
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.loading.yaml_reader import display_path
+    from neuron_compat.rules.validation import validate_registry
+    from neuron_compat.views.claim_diff import empty_registry
 
     if missing_is_empty and not path.exists():
         return empty_registry()
@@ -47,7 +47,7 @@ def render(diff, output_format: str, title: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..datadiff import diff_registries
+    from neuron_compat.views.claim_diff import diff_registries
 
     try:
         before = load_for_diff(args.base, "base", missing_is_empty=args.missing_base_is_empty)

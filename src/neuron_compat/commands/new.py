@@ -7,8 +7,14 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from ..registry_lock import registry_locked
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_or_report
+from neuron_compat.commands.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    add_registry_argument,
+    write_or_report,
+)
+from neuron_compat.contributing.registry_lock import registry_locked
 
 
 def _parse_stack(text: str) -> tuple[str, str | None]:
@@ -17,10 +23,7 @@ def _parse_stack(text: str) -> tuple[str, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..candidate import validate_with_changes
-    from ..problems import render_problems
-    from ..registry import FAMILIES_DIR, load_registry
-    from ..scaffold import (
+    from neuron_compat.contributing.new_family import (
         FamilyScaffold,
         ScaffoldError,
         UnknownStatement,
@@ -29,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
         read_config,
         tasks_from_architectures,
     )
-    from ..yaml_loading import display_path
+    from neuron_compat.contributing.shadow_registry import validate_with_changes
+    from neuron_compat.loading.loader import FAMILIES_DIR, load_registry
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.loading.yaml_reader import display_path
 
     root: Path = args.registry
     try:

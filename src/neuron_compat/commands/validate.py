@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..problems import FORMATS, render_problems
-from .common import EXIT_OK, EXIT_PROBLEMS, add_registry_argument
+from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, add_registry_argument
+from neuron_compat.loading.problems import FORMATS, render_problems
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..validation import validate_registry
+    from neuron_compat.rules.validation import validate_registry
 
     result = validate_registry(args.registry)
     if result.problems:

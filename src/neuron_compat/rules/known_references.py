@@ -6,9 +6,9 @@ import difflib
 from collections.abc import Iterator
 from typing import TypeGuard
 
-from ..registry_model import Registry
-from ..schema import Stack
-from .base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule, family_key
+from neuron_compat.contract.models import Stack
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule, family_key
 
 
 def release_hint(version: str, known: list[str]) -> str:
