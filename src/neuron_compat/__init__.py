@@ -5,6 +5,7 @@ The package is layered; a module imports only from its own layer or the layers b
 
 1. `safeio`: bounded reads, atomic writes, deadlines, scratch directories, one-line safe text.
 2. `contract`: vocabularies, versions, ids, the pydantic models, their JSON Schemas.
+   `sizing`: parameters, weight and KV-cache bytes, tensor-parallel degrees from a config (standard library only).
 3. `loading`: the YAML reader, locations, problems, the loader, the loaded registry and its indexes.
 4. `views`: derived views (what holds at a release, inherited capabilities, staleness, claim diffs).
 5. `rules`: the cross-file rules, and `rules.validation` (load + schema + rules).
@@ -21,6 +22,6 @@ __version__ = "0.1.0"
 
 # The layer order above, lowest first: the one place it is written (the layering test reads it).
 LAYERS = (
-    "safeio", "contract", "loading", "views", "rules", "check", "publishing",
+    "safeio", "contract", "sizing", "loading", "views", "rules", "check", "publishing",
     "registry_sources", "contributing", "audit", "site", "commands", "cli",
 )
