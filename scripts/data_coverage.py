@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from neuron_compat.loading.loader import load_registry
-from neuron_compat.views.inherited_capabilities import effective_values
+from neuron_compat.views.inherited_capabilities import effective_for
 
 KNOWN = ("supported", "partial")
 
@@ -41,7 +41,7 @@ def main(argv: list[str]) -> int:
             if statement.status not in KNOWN:
                 continue
             key = f"{statement.stack} {statement.workload}"
-            effective = effective_values(registry.capabilities_of(statement.stack), statement)
+            effective = effective_for(registry, family, statement)
             total[key] += 1
             attention[key] += bool(effective.attention.values)
             dtypes[key] += bool(effective.dtypes.values)

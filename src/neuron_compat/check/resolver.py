@@ -43,7 +43,7 @@ from neuron_compat.views.at_release import (
     horizon_note,
     stack_shipped,
 )
-from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_of
+from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_for
 
 if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
     from neuron_compat.check.compiled_view import CompiledRegistry
@@ -419,7 +419,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                 shipped = stack_shipped(candidate, release)
                 holding = [s for s in statements if covers(s, release)] if shipped else []
                 if holding:
-                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_of(registry, s))
+                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_for(registry, family, s))
                                 for s in holding]
                 elif statements or (stack is not None and wanted in candidate.workloads):
                     answers.append(_absent_answer(candidate, wanted, statements, release, family,
