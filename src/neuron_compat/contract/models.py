@@ -600,6 +600,11 @@ class CheckTables(BaseModel):
         description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
     repo_id_pattern: str = Field(
         description="hub_ids.REPO_ID_PATTERN: the characters and lengths of a Hub repo id (a whole-string match).")
+    task_by_architecture_suffix: list[list[str]] = Field(
+        default_factory=list,
+        description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
+    claim_statuses: list[str] = Field(
+        default_factory=list, description="vocabulary.CLAIM_STATUSES: the statuses that claim a model runs, sorted.")
 
 
 class RegistryDocument(BaseModel):
