@@ -190,15 +190,6 @@ class CodePath(Model):
     description: Markdown | None = Field(default=None, description="What runs on this path, in Markdown.")
 
 
-class StackEnd(Model):
-    """Where a stack stops for one workload on some hardware while it lives on elsewhere."""
-
-    workload: Workload = Field(description="The workload that ends.")
-    hardware: list[Hardware] = Field(min_length=1, description="The hardware it ends on.")
-    release: NeuronVersion = Field(description="First Neuron release without it for this workload and hardware.")
-    source: HttpsUrl = Field(description="Where the end is announced.")
-
-
 class Stack(Model):
     """A software stack that runs models on Neuron devices."""
 
@@ -213,10 +204,6 @@ class Stack(Model):
     since: NeuronVersion | None = Field(default=None, description="First catalogued Neuron release that ships it.")
     end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
     status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
-    ends: list[StackEnd] = Field(
-        default_factory=list,
-        description="Ends of support for one workload on some hardware (the stack lives on elsewhere); "
-        "`end_of_support` ends it everywhere.")
     code_paths: list[CodePath] = Field(
         default_factory=list,
         description="The stack's code paths by model class; with two or more, every capability range names "

@@ -29,7 +29,6 @@ from neuron_compat.contract.models import (
     Release,
     Source,
     Stack,
-    StackEnd,
     StackVersion,
     Statement,
 )
@@ -47,7 +46,6 @@ MODELS: list[tuple[str, type[BaseModel], str]] = [
     ("stack", Stack, "One entry of `stacks` in `registry/stacks.yaml`."),
     ("stack-version", StackVersion, "One entry of a stack's `versions` list."),
     ("code-path", CodePath, "One entry of a stack's `code_paths` list: which modeling code runs which model classes."),
-    ("stack-end", StackEnd, "One entry of a stack's `ends` list: an end for one workload on some hardware."),
     ("applies-to", AppliesTo, "A constraint's or note's `applies_to`: the tasks or checkpoints of the family it is about."),
     ("capabilities", CapabilitiesFile, "A file `registry/capabilities/<stack-id>.yaml`: one stack's capability ranges."),
     ("capability", Capability, "One entry of a capabilities file's `capabilities` list; statements of the stack "
