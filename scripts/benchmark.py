@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -52,7 +53,7 @@ BASE_REGISTRY = ROOT / "registry"
 # --- the synthetic registry -------------------------------------------------------------------------
 
 
-def _statement_yaml(rng: random.Random, stack: dict, workload: str, releases: list[str], inherits: bool) -> str:
+def _statement_yaml(rng: random.Random, stack: dict[str, Any], workload: str, releases: list[str], inherits: bool) -> str:
     """One realistic statement for `stack`, consistent with the rules (versions, notes for partial ...); when
     the stack has a capability file (`inherits`), it states no attention or dtypes and inherits them, as the
     real statements of such stacks mostly do."""
@@ -266,17 +267,19 @@ def write_plain_twin(registry: Path, work: Path) -> Path:
     Returns the twin's mkdocs.yml. Hand-written pages get their generation markers filled exactly as the
     hook fills them, so both builds render the same pages through the same theme and plugins.
     """
-    from neuron_compat.site import mkdocs_hook as hook
+    from neuron_compat.site.markers import fill_markers
+    from neuron_compat.site.render import FRAGMENT_PAGES, render_site
+    from neuron_compat.site.upstream import load_hub_snapshots
 
     result = validate_registry(registry)
-    rendered = hook.render_site(result.registry, hook.load_hub_snapshots(registry))
+    rendered = render_site(result.registry, load_hub_snapshots(registry))
     shutil.rmtree(work, ignore_errors=True)
     docs = work / "docs"
     shutil.copytree(ROOT / "site", docs)
-    for relative, fragment_page in hook.FRAGMENT_PAGES.items():
+    for relative, fragment_page in FRAGMENT_PAGES.items():
         path = docs / fragment_page
-        path.write_text(hook.fill_markers(fragment_page, path.read_text(encoding="utf-8"), rendered.fragments,
-                                          hook.FRAGMENT_PAGES), encoding="utf-8")
+        path.write_text(fill_markers(fragment_page, path.read_text(encoding="utf-8"), rendered.fragments,
+                                          FRAGMENT_PAGES), encoding="utf-8")
     for relative, content in rendered.files.items():
         target = docs / relative
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -349,7 +349,7 @@ def failed(result: dict[str, Any]) -> bool:
     if not result.get("built") or result["export"]["outcome"] != "ok" or "error" in result["dynamo"]:
         return True
     try:  # made by an earlier revision of shrink(): its tiny config is no longer the one this script sets
-        return json.loads(json.dumps(tiny_overrides(result["model_type"]))) != result["config"]
+        return bool(json.loads(json.dumps(tiny_overrides(result["model_type"]))) != result["config"])
     except Exception:  # noqa: BLE001
         return True
 

@@ -49,7 +49,8 @@ def read_page(tag: str, git_dir: Path | None) -> str:
         ).stdout
     url = f"https://raw.githubusercontent.com/aws-neuron/aws-neuron-sdk/{tag}/{PAGE}.rst"
     with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 - fixed https URL
-        return response.read().decode("utf-8")
+        body: bytes = response.read()
+        return body.decode("utf-8")
 
 
 def snapshot(rst: str, tag: str) -> dict[str, Any]:

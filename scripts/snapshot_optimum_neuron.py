@@ -79,7 +79,8 @@ PINNED_PACKAGES: tuple[str, ...] = (
     "transformers-neuronx",
     "vllm",
 )
-EXTRAS_PREFERENCE: tuple[str | None, ...] = (None, "neuronx", "vllm")
+NAMED_EXTRAS = ("neuronx", "vllm")
+EXTRAS_PREFERENCE: tuple[str | None, ...] = (None, *NAMED_EXTRAS)
 
 EXPORTER_PREFIX = "optimum/exporters/neuron/model_configs"
 INFERENCE_AUTO_MODELS = "optimum/neuron/models/inference/auto_models.py"
@@ -290,7 +291,7 @@ def extract_requires(wheel: Wheel) -> dict[str, str]:
             continue
         extra: str | None = None
         if req.marker is not None:
-            extra = next((e for e in EXTRAS_PREFERENCE[1:] if req.marker.evaluate({"extra": e})), "other")
+            extra = next((e for e in NAMED_EXTRAS if req.marker.evaluate({"extra": e})), "other")
         if extra not in EXTRAS_PREFERENCE:
             continue
         rank = EXTRAS_PREFERENCE.index(extra)

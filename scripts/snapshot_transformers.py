@@ -48,7 +48,7 @@ class QuotedStr(str):
     """A string always written double-quoted, so that versions such as "5.10" stay strings."""
 
 
-class BlockDict(dict):
+class BlockDict(dict[str, Any]):
     """A mapping always written in block style, one key a line."""
 
 

@@ -64,7 +64,8 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         """The object as plain JSON data (a copy), as `model_dump(mode="json")` gives it for a model."""
-        return _plain(self._data)
+        data: dict[str, Any] = _plain(self._data)
+        return data
 
 
 class StatementView(View):

@@ -14,7 +14,7 @@ import math
 import os
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from neuron_compat.check.config_facts import CONFIG_FILES, MAX_CONFIG_BYTES, ConfigError, parse_config_text
 from neuron_compat.contract.hub_ids import is_valid_repo_id, is_valid_revision
@@ -99,7 +99,7 @@ def _quiet_bounded_defaults() -> None:
     of request_timeout(), each unless the user set its HF_HUB_* variable. Set through huggingface_hub's own
     switches: the process environment is never changed."""
     from huggingface_hub import constants
-    from huggingface_hub.utils import disable_progress_bars
+    from huggingface_hub.utils.tqdm import disable_progress_bars
 
     if "HF_HUB_DISABLE_PROGRESS_BARS" not in os.environ:
         disable_progress_bars()
@@ -165,12 +165,11 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
         raise
     except Exception as error:
         _raise_mapped(error, where, revision)
-        raise  # unreachable: _raise_mapped always raises
     data = _read_cached_file(path, f"{where}/{filename}")
     return HubConfig(repo_id, revision, filename, metadata.commit_hash, False, data)
 
 
-def _raise_mapped(error: Exception, where: str, revision: str) -> None:
+def _raise_mapped(error: Exception, where: str, revision: str) -> NoReturn:
     """Turn a huggingface_hub / HTTP client error into HubError, _EntryMissing or _Unreachable."""
     from huggingface_hub import errors
 

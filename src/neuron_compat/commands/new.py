@@ -125,7 +125,7 @@ def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "new", help="scaffold a new family file (registry/families/FAMILY.yaml)",
         description="Write registry/families/FAMILY.yaml with the schema modeline, the model types and "

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contract.models import Family, Statement
+from neuron_compat.contract.models import Family, Source, Statement
 from neuron_compat.contract.versions import version_key
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.safeio.safe_text import one_line
@@ -249,7 +249,7 @@ def _model_text(kind: str, item: Any) -> str:
     return "constraint " + " ".join(parts)
 
 
-def _source_details(old: list, new: list) -> list[str]:
+def _source_details(old: list[Source], new: list[Source]) -> list[str]:
     old_by_url = {s.url: s for s in old}
     new_by_url = {s.url: s for s in new}
     details = []
