@@ -130,7 +130,7 @@ def _check_pypi(owner: str, repo: str, ref: str, file_path: str, lines: tuple[in
     return Outcome(UNVERIFIABLE, f"unverifiable (no file of {where} found)")
 
 
-def _line_range(fragment: str) -> tuple[int, int] | None | Outcome:
+def _line_range(fragment: str) -> tuple[int, int] | Outcome | None:
     if not fragment.startswith("L"):
         return None
     match = _LINES.match(fragment)

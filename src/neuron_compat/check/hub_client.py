@@ -163,7 +163,7 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
         path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
     except HubError:
         raise
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - not swallowed: _raise_mapped raises a HubError for each
         _raise_mapped(error, where, revision)
     data = _read_cached_file(path, f"{where}/{filename}")
     return HubConfig(repo_id, revision, filename, metadata.commit_hash, False, data)
@@ -209,7 +209,7 @@ def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
     for filename in CONFIG_FILES:
         try:
             path = hf_hub_download(repo_id, filename, revision=revision, local_files_only=True)
-        except Exception:  # noqa: BLE001, S112 - not cached (or cached as missing): try the next name
+        except Exception:  # noqa: BLE001 - not cached (or cached as missing): try the next name
             continue
         return HubConfig(repo_id, revision, filename, None, True, _read_cached_file(path, f"{where}/{filename}"))
     return None

@@ -182,9 +182,9 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
                  a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
         widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-        for answer, row in zip(verdict.answers, rows):
-            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+        for answer, row in zip(verdict.answers, rows, strict=True):
+            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
             values = _values_line(answer)
             if values:
                 lines.append(f"    {values}")

@@ -178,7 +178,7 @@ def claim_changes(before: Registry, after: Registry) -> list[ClaimChange]:
     spans: dict[tuple[str, str, str, str, str | None, str | None, str | None], list[str]] = defaultdict(list)
     for (key, old, new), positions in runs.items():
         start = positions[0]
-        for previous, current in zip(positions, [*positions[1:], None]):
+        for previous, current in zip(positions, [*positions[1:], None], strict=True):
             if current is not None and current == previous + 1:
                 continue
             end = releases[previous + 1] if previous + 1 < len(releases) else None
