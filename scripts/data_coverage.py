@@ -42,6 +42,23 @@ def _matches(stack, capability, classes) -> bool:  # type: ignore[no-untyped-def
     return bool(scoped & {str(c) for c in classes})
 
 
+def _audit(registry, family, index, statement, effective, origins, mismatched) -> None:  # type: ignore[no-untyped-def]
+    """Count each field's origin; record inherited values no range scoped to the family's classes holds."""
+    stack = registry.stack_by_id[statement.stack]
+    for name in FIELDS:
+        field = effective.field(name)
+        if field.origin is not None:
+            origins[(name, field.origin)] += 1
+        if field.origin != "stack":
+            continue
+        for value in field.values:
+            if not any(_matches(stack, capability, family.classes) and value in
+                       {str(v) for v in getattr(capability, name)}
+                       for capability in covering(registry.capabilities_of(statement.stack), statement)):
+                mismatched.append(f"{family.id} support[{index}] {name} '{value}': no {statement.stack} "
+                                  f"range scoped to {', '.join(family.classes)} holds it")
+
+
 def main(argv: list[str]) -> int:
     root = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parents[1] / "registry"
     result = load_registry(root)
@@ -49,9 +66,13 @@ def main(argv: list[str]) -> int:
         print(f"{root}: the registry does not load; run neuron-compat validate", file=sys.stderr)
         return 1
     registry = result.registry
-    total, attention, dtypes = Counter(), Counter(), Counter()
-    own_attention, own_dtypes = Counter(), Counter()
-    unknown, unknown_silent = 0, []
+    total: Counter[str] = Counter()
+    attention: Counter[str] = Counter()
+    dtypes: Counter[str] = Counter()
+    own_attention: Counter[str] = Counter()
+    own_dtypes: Counter[str] = Counter()
+    unknown = 0
+    unknown_silent: list[str] = []
     origins: Counter[tuple[str, str]] = Counter()
     mismatched: list[str] = []
     for family in registry.families:
@@ -70,19 +91,7 @@ def main(argv: list[str]) -> int:
             dtypes[key] += bool(effective.dtypes.values)
             own_attention[key] += effective.attention.origin == "family"
             own_dtypes[key] += effective.dtypes.origin == "family"
-            stack = registry.stack_by_id[statement.stack]
-            for name in FIELDS:
-                field = effective.field(name)
-                if field.origin is not None:
-                    origins[(name, field.origin)] += 1
-                if field.origin != "stack":
-                    continue
-                for value in field.values:
-                    if not any(_matches(stack, capability, family.classes) and value in
-                               {str(v) for v in getattr(capability, name)}
-                               for capability in covering(registry.capabilities_of(statement.stack), statement)):
-                        mismatched.append(f"{family.id} support[{index}] {name} '{value}': no {statement.stack} "
-                                          f"range scoped to {', '.join(family.classes)} holds it")
+            _audit(registry, family, index, statement, effective, origins, mismatched)
     whole = sum(total.values())
     print(f"supported/partial statements: {whole}")
     print(f"  effective attention: {_share(sum(attention.values()), whole)}"
