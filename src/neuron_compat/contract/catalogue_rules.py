@@ -25,10 +25,19 @@ def _own_version_rules(stack: StackTerms) -> list[dict[str, Any]]:
         {"properties": {"stack_since": {"anyOf": [versions, _NULL]}, "stack_until": {"anyOf": [versions, _NULL]}}},
         when("status", STATUSES_NEEDING_STACK_SINCE, given("stack_since")),
     ]
+    by_target: dict[str, list[str]] = {}  # one entry per Neuron release, naming every own version targeting it
     for own, neuron in stack.neuron_of.items():
-        for own_field, neuron_field in (("stack_since", "since"), ("stack_until", "until")):
-            rules.append(when(own_field, [own], {"required": [neuron_field], "properties": {neuron_field: {"const": neuron}}}))
+        by_target.setdefault(neuron, []).append(own)
+    for own_field, neuron_field in (("stack_since", "since"), ("stack_until", "until")):
+        matching = [when(own_field, owns, {"required": [neuron_field], "properties": {neuron_field: {"const": neuron}}})
+                    for neuron, owns in by_target.items()]
+        rules.append(_only_with(own_field, matching))
     return rules
+
+
+def _only_with(field_name: str, rules: list[dict[str, Any]]) -> dict[str, Any]:
+    """`rules`, looked at only when `field_name` holds text (a validator then skips them for most statements)."""
+    return {"if": {"required": [field_name], "properties": {field_name: {"type": "string"}}}, "then": {"allOf": rules}}
 
 
 def _stack_rules(stack: StackTerms) -> dict[str, Any]:
@@ -42,8 +51,9 @@ def _stack_rules(stack: StackTerms) -> dict[str, Any]:
 def _release_order_rules(catalogue: Catalogue) -> list[dict[str, Any]]:
     """until is a later release than since."""
     ordered = sorted((term.value for term in catalogue.releases), key=version_key)
-    return [when("since", [version], {"properties": {"until": {"anyOf": [{"enum": ordered[index + 1:]}, _NULL]}}})
-            for index, version in enumerate(ordered)]
+    rules = [when("since", [version], {"properties": {"until": {"enum": ordered[index + 1:]}}})
+             for index, version in enumerate(ordered)]
+    return [_only_with("until", rules)]
 
 
 def statement_rules(catalogue: Catalogue) -> list[dict[str, Any]]:

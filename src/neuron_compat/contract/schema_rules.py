@@ -6,7 +6,8 @@ left exactly as pydantic writes it: every hook below adds nothing unless an `edi
 active, which only `json_schema.editor_schema_for` opens.
 
 - A `TextRule` in a type's `Annotated[...]` metadata is a pattern its text must not contain; its validator
-  (`refuse_text`) raises the rule's message, and the editor schema gets `{"not": {"pattern": ...}}` with it.
+  (`refuse_text`) raises the rule's message, and the editor schema gets a `pattern` saying the same (with the
+  message as `patternErrorMessage`).
   Patterns stay in the part of regular expressions that Python's `re` and ECMA-262 read alike (no flags, no
   `$`: `END` is the end of the text in both).
 - A `CatalogueRef` names a catalogue list (`"release"`, `"stack"`): the editor schema turns the field into an
@@ -33,6 +34,8 @@ from neuron_compat.safeio.safe_text import UNSAFE_CHARACTERS
 END = r"(?![\s\S])"
 """The end of the text in Python and in ECMA-262 alike (Python's `$` also matches before a final newline)."""
 
+PATTERN_MESSAGE = "patternErrorMessage"
+"""The keyword the YAML and JSON language servers show instead of "does not match the pattern"."""
 ENUM_DESCRIPTIONS = "enumDescriptions"
 """The keyword the YAML and JSON language servers read for a description per `enum` value in completion."""
 
@@ -70,13 +73,19 @@ class TextRule:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_compiled", re.compile(self.refused))
 
+    @property
+    def schema_pattern(self) -> str:
+        """The rule as a pattern text must match: nowhere the refused pattern (a positive `pattern` costs a
+        validator nothing when it holds, where `{"not": ...}` builds an error object each time)."""
+        return rf"^(?![\s\S]*(?:{self.refused}))"
+
     def breaks(self, text: str) -> bool:
         return self._compiled.search(text) is not None
 
     def __get_pydantic_json_schema__(self, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         schema = handler(core_schema)
         if _ACTIVE.get() is not None:
-            schema.setdefault("allOf", []).append({"not": {"pattern": self.refused}, "errorMessage": self.message})
+            schema.setdefault("allOf", []).append({"pattern": self.schema_pattern, PATTERN_MESSAGE: self.message})
         return schema
 
 
