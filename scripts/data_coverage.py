@@ -28,9 +28,13 @@ def main(argv: list[str]) -> int:
         print(f"{root}: the registry does not load; run neuron-compat validate", file=sys.stderr)
         return 1
     registry = result.registry
-    total, attention, dtypes = Counter(), Counter(), Counter()
-    own_attention, own_dtypes = Counter(), Counter()
-    unknown, unknown_silent = 0, []
+    total: Counter[str] = Counter()
+    attention: Counter[str] = Counter()
+    dtypes: Counter[str] = Counter()
+    own_attention: Counter[str] = Counter()
+    own_dtypes: Counter[str] = Counter()
+    unknown = 0
+    unknown_silent: list[str] = []
     for family in registry.families:
         for index, statement in enumerate(family.support):
             if statement.status == "unknown":

@@ -207,7 +207,8 @@ def json_schema() -> dict[str, Any]:
 
 def _plain(item: Any) -> dict[str, Any]:
     """A constraint or note as JSON data, from a pydantic model or a compiled view."""
-    return item.model_dump(mode="json") if hasattr(item, "model_dump") else item.to_json()
+    data: dict[str, Any] = item.model_dump(mode="json") if hasattr(item, "model_dump") else item.to_json()
+    return data
 
 
 def levenshtein(a: str, b: str) -> int:

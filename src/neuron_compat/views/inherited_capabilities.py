@@ -43,7 +43,8 @@ class Effective:
     capability_sources: tuple[str, ...] = ()
 
     def field(self, name: str) -> EffectiveField:
-        return getattr(self, name)
+        value: EffectiveField = getattr(self, name)
+        return value
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {name: self.field(name).to_json() for name in FIELDS}
