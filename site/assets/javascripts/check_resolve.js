@@ -421,7 +421,7 @@
     }
     if (!answers.length) return family.name + ": unknown at Neuron " + release + " (no statement for this stack or workload)";
     var result = family.name + ": " + status + " at Neuron " + release;
-    if (status === "supported" || status === "partial") {
+    if (T.claim_statuses.indexOf(status) >= 0) {
       result += " on " + unique(answers.filter(function (a) { return a.verdict === status; })
         .map(function (a) { return a.stack; })).join(", ");
     }
