@@ -116,7 +116,7 @@ def write_synthetic_registry(target: Path, families: int, seed: int = 0) -> Path
                 f"name: Family {index}\nvendor: Vendor {index % 50}\n"
                 f"description: A synthetic decoder-only family number {index}, with `rope` scaling.\n"
                 f"model_types: [{family_id}]\narchitectures: [Family{index:05d}ForCausalLM]\n"
-                f"tasks: [text-generation]\naliases: [Family {index} Instruct]\n"
+                f"classes: [decoder-lm]\ntasks: [text-generation]\naliases: [Family {index} Instruct]\n"
                 f"examples: [vendor{index % 50}/Family-{index}-8B]\nsupport:\n")
         text += "".join(_statement_yaml(rng, stack, workload, releases, stack["id"] in with_capabilities)
                         for stack, workload in chosen)

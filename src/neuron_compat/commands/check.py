@@ -54,12 +54,23 @@ def run(args: argparse.Namespace) -> int:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
     if args.workload is not None and args.workload not in WORKLOADS:
         return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
+    if args.task is not None:
+        import difflib
+
+        from neuron_compat.contract.vocabulary import Task
+
+        tasks = [t.value for t in Task]
+        if args.task not in tasks:
+            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
+            return _fail(f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
 
     target = args.model
+    checkpoint = None
     local = Path(target).expanduser()
     try:
         if local.exists() or _looks_like_path(target):
@@ -78,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             except HubError as error:
                 return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
             data = fetched.data
+            checkpoint = fetched.repo_id
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
             source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
@@ -88,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{target}: {error.strerror or error}", EXIT_PROBLEMS)
 
     try:
-        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload)
+        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload,
+                          task=args.task, checkpoint=checkpoint)
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
@@ -174,6 +187,9 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
         family = verdict.family
         lines.append(f"  family: {family.name} [{family.id}] (matched by {family.matched_by} {family.value})")
     lines.append(f"  Neuron release: {verdict.release}")
+    if verdict.family and verdict.task:
+        said = "--task" if verdict.task_from == "option" else "the config's class names"
+        lines.append(f"  task: {_clean(verdict.task)} (from {said})")
     for caveat in verdict.caveats:
         lines.append(f"  ! {caveat.message}")
     lines.append("")
@@ -215,6 +231,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
     parser.add_argument("--workload", help="inference or training (default: both)")
+    parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
+                        "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
     parser.add_argument("--json-schema", action="store_true", help="print the JSON Schema of the --json output and exit")
     parser.add_argument(
