@@ -96,10 +96,14 @@ class CompiledRegistry(RegistryIndexes):
     def data_version(self) -> str | None:
         return self.document.get("data_version")
 
+    def section(self, name: str) -> Any:
+        """A top-level section of the document (None when it has none)."""
+        return self.document.get(name)
+
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
         """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the
         document carries one. Machine evidence only: it never enters a verdict."""
-        probe = self.document.get("probe")
+        probe = self.section("probe")
         if not model_type or not isinstance(probe, dict):
             return None
         result = (probe.get("probes") or {}).get(model_type)
