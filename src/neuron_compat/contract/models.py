@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
@@ -26,15 +27,18 @@ from neuron_compat.contract.vocabulary import (
     Task,
     Workload,
 )
-from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_character
+from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_character, one_line
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
 _SLUG = re.compile(SLUG_PATTERN)
 _RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*$|&#?[A-Za-z0-9]+;")
-# Inline links `[x](javascript:...)` and reference definitions `[x]: javascript:...` (which any Markdown
-# renderer of the JSON API would turn into a link).
-_UNSAFE_LINK = re.compile(r"(?:\]\(\s*|^[ ]{0,3}\[[^\]]+\]:\s*)(?:javascript|data|vbscript|file):",
-                          re.IGNORECASE | re.MULTILINE)
+# Link destinations, decided conservatively rather than by a renderer's reading: after undoing Markdown's
+# backslash escapes (`javascript\:` is `javascript:` to CommonMark), every scheme that follows `](` (an inline
+# link or image, `<...>` form too) or `]:` (a reference definition, at any depth: inside a block quote or a
+# list item, the destination on the next line after a `>`) must be https. Autolinks `<scheme:...>` and entities
+# such as `&colon;` are raw HTML to _RAW_HTML. Any Markdown renderer of the JSON API therefore makes no other link.
+_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_LINK_SCHEME = re.compile(r"\](?:\s*\(|:)[\s>]*<?\s*(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,31}):")
 
 
 def _require_text(value: Any) -> Any:
@@ -70,7 +74,12 @@ def _check_slug(value: str) -> str:
 
 def _check_https(value: str) -> str:
     if not value.startswith("https://"):
-        raise ValueError(f"links must start with https:// (got {value[:60]!r})")
+        raise ValueError(f"links must start with https:// (got {one_line(value[:60])!r})")
+    _refuse_controls(value)  # the rule of every text field: no ESC, BEL, line separators or bidi marks
+    invisible = next((ch for ch in value if unicodedata.category(ch) == "Cf"), None)
+    if invisible is not None:
+        raise ValueError(f"invisible format characters are not allowed in links (found U+{ord(invisible):04X}); "
+                         "percent-encode it if the address really has it")
     if any(ch.isspace() for ch in value) or any(ch in value for ch in "<>\"'`"):
         raise ValueError("links must not contain spaces, quotes or angle brackets")
     return value
@@ -79,8 +88,10 @@ def _check_https(value: str) -> str:
 def _check_markdown(value: str) -> str:
     if _RAW_HTML.search(value):
         raise ValueError("raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
-    if _UNSAFE_LINK.search(value):
-        raise ValueError("links in registry text must be https://")
+    unescaped = _BACKSLASH_ESCAPE.sub(r"\1", value)
+    for match in _LINK_SCHEME.finditer(unescaped):
+        if match.group("scheme").lower() != "https":
+            raise ValueError("links in registry text must be https://")
     _refuse_controls(value, allowed="\n\t")
     return value
 
