@@ -192,7 +192,7 @@ def _scalar(value: str) -> str:
     """A YAML scalar that reads back as exactly `value` (plain when safe, else JSON-quoted)."""
     if _PLAIN_SCALAR.fullmatch(value) and value.lower() not in _YAML_WORDS:
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def _flow(values: list[str]) -> str:

@@ -126,7 +126,7 @@ class _Cache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             write_atomically(self.folder / name, data.decode("utf-8"))
-            write_atomically(self.folder / "latest.json", json.dumps(meta, indent=1) + "\n")
+            write_atomically(self.folder / "latest.json", json.dumps(meta, indent=1, allow_nan=False) + "\n")
         except (OSError, ValueError):
             pass
 
