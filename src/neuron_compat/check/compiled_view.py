@@ -138,9 +138,8 @@ def document_problem(document: dict[str, Any]) -> str | None:
         return f"the registry document has format {fmt}; this neuron-compat reads format {FORMAT_VERSION}: upgrade it"
     from pydantic import ValidationError
 
-    from neuron_compat.contract.models import RegistryDocument
-
     from neuron_compat.check.document_rules import document_rule_problem
+    from neuron_compat.contract.models import RegistryDocument
 
     try:
         validated = RegistryDocument.model_validate(
