@@ -15,10 +15,14 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
 from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.views.inherited_capabilities import origin_label
+
+if TYPE_CHECKING:  # imported when run, so `check --help` stays cheap
+    from neuron_compat.check.resolver import StackAnswer, Verdict
 
 
 def _clean(text: object) -> str:
@@ -50,12 +54,23 @@ def run(args: argparse.Namespace) -> int:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
     if args.workload is not None and args.workload not in WORKLOADS:
         return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
+    if args.task is not None:
+        import difflib
+
+        from neuron_compat.contract.vocabulary import Task
+
+        tasks = [t.value for t in Task]
+        if args.task not in tasks:
+            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
+            return _fail(f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
 
     target = args.model
+    checkpoint = None
     local = Path(target).expanduser()
     try:
         if local.exists() or _looks_like_path(target):
@@ -63,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
                 return _fail("--revision applies to Hub repo ids, not to local files", EXIT_PROBLEMS)
             data, source = read_local_config(local)
         else:
-            from neuron_compat.check.hub_client import HubError, fetch_config, is_valid_repo_id
+            from neuron_compat.check.hub_client import HubError, fetch_config
+            from neuron_compat.contract.hub_ids import is_valid_repo_id
 
             if not is_valid_repo_id(target):
                 return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
@@ -73,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             except HubError as error:
                 return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
             data = fetched.data
+            checkpoint = fetched.repo_id
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
             source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
@@ -83,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{target}: {error.strerror or error}", EXIT_PROBLEMS)
 
     try:
-        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload)
+        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload,
+                          task=args.task, checkpoint=checkpoint)
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
@@ -96,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOR_STATUS[verdict.status]
 
 
-def verdict_document(verdict) -> dict:
+def verdict_document(verdict: Verdict) -> dict[str, Any]:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
     and what the site's check page shows (check_resolve.js checkDocument)."""
     from neuron_compat.check.resolver import insert_after
@@ -104,7 +122,7 @@ def verdict_document(verdict) -> dict:
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
 
 
-def _with_registry_schema(schema: dict) -> dict:
+def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
@@ -123,7 +141,7 @@ def _with_registry_schema(schema: dict) -> dict:
     return schema
 
 
-def _facts_line(verdict) -> str:
+def _facts_line(verdict: Verdict) -> str:
     model = verdict.model
     if model.kind == "diffusers":
         parts = [f"pipeline {model.pipeline_class}"]
@@ -151,7 +169,7 @@ def _facts_line(verdict) -> str:
     return " | ".join(parts)
 
 
-def _values_line(answer) -> str:
+def _values_line(answer: StackAnswer) -> str:
     """'attention: sdpa (from the stack); dtypes: bf16, fp16 (stated for this family)' for a row."""
     parts = []
     for name in ("attention", "dtypes", "quantization"):
@@ -161,7 +179,7 @@ def _values_line(answer) -> str:
     return "; ".join(parts)
 
 
-def render_table(verdict, source: str, registry: str, probe: dict | None = None) -> str:
+def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row,
     and the portability probe's one line for the model type (machine evidence, not a verdict)."""
     lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
@@ -169,6 +187,9 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         family = verdict.family
         lines.append(f"  family: {family.name} [{family.id}] (matched by {family.matched_by} {family.value})")
     lines.append(f"  Neuron release: {verdict.release}")
+    if verdict.family and verdict.task:
+        said = "--task" if verdict.task_from == "option" else "the config's class names"
+        lines.append(f"  task: {_clean(verdict.task)} (from {said})")
     for caveat in verdict.caveats:
         lines.append(f"  ! {caveat.message}")
     lines.append("")
@@ -177,9 +198,9 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
                  a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
         widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-        for answer, row in zip(verdict.answers, rows):
-            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+        for answer, row in zip(verdict.answers, rows, strict=True):
+            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
             values = _values_line(answer)
             if values:
                 lines.append(f"    {values}")
@@ -197,7 +218,7 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
     return "\n".join(_clean(line) for line in lines) + "\n"
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "check", help="does this checkpoint run on Neuron? (Hub id, config.json, model folder, model_index.json)",
         description="Read a model's config (a Hub repo id via huggingface_hub, a local config.json or "
@@ -210,6 +231,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
     parser.add_argument("--workload", help="inference or training (default: both)")
+    parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
+                        "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
     parser.add_argument("--json-schema", action="store_true", help="print the JSON Schema of the --json output and exit")
     parser.add_argument(

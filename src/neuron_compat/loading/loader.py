@@ -111,7 +111,6 @@ def _load_registry(root: Path | str) -> LoadResult:
     problems: list[Problem] = []
     releases: list[Release] = []
     stacks: list[Stack] = []
-    families: list[Family] = []
     meta_value: RegistryMeta | None = None
     transformers: TransformersSnapshot | None = None
     probe: ProbeSnapshot | None = None
@@ -158,7 +157,15 @@ def _load_registry(root: Path | str) -> LoadResult:
 
     capability_files = _load_capabilities(root / CAPABILITIES_DIR, files, broken, problems)
 
-    families_dir = root / FAMILIES_DIR
+    families = _load_families(root / FAMILIES_DIR, files, problems)
+    registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
+                        probe=probe, meta=meta_value, files=files, broken=broken, capability_files=capability_files)
+    return LoadResult(registry, problems)
+
+
+def _load_families(families_dir: Path, files: dict[FileKey, LoadedYaml], problems: list[Problem]) -> list[Family]:
+    """families/<id>.yaml, each named by its id, sorted by id."""
+    families: list[Family] = []
     for path in _family_paths(families_dir, problems):
         if path.name.startswith("."):
             continue
@@ -180,9 +187,7 @@ def _load_registry(root: Path | str) -> LoadResult:
             continue
         families.append(family)
     families.sort(key=lambda f: f.id)
-    registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        probe=probe, meta=meta_value, files=files, broken=broken, capability_files=capability_files)
-    return LoadResult(registry, problems)
+    return families
 
 
 def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],

@@ -16,6 +16,7 @@ from neuron_compat.rules import (
     stack_lifecycle,
     stack_version_line,
     statement_completeness,
+    statement_scope,
     unique_architectures,
     unique_model_types,
     upstream_model_types,
@@ -37,6 +38,7 @@ RULES: tuple[Rule, ...] = (
     optimum_neuron_registrations.RULE,
     capability_ranges.RULE,
     capability_subset.RULE,
+    statement_scope.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
