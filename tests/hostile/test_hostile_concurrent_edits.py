@@ -132,7 +132,7 @@ def test_a_file_that_turns_bad_between_reads_is_one_line(workdir: Path, other: b
 
 @pytest.mark.parametrize("error", [PermissionError(13, "Permission denied"), OSError(24, "Too many open files")],
                          ids=["EACCES", "EMFILE"])
-@pytest.mark.parametrize("command", [ADD + ["--url", "https://example.com/x"],
+@pytest.mark.parametrize("command", [[*ADD, "--url", "https://example.com/x"],
                                      ["new", "foo", "--model-type", "foo", "--remote-code", "--registry", "registry"]],
                          ids=["add-evidence", "new"])
 def test_a_registry_that_cannot_be_locked_is_one_line(workdir: Path, monkeypatch: pytest.MonkeyPatch,
