@@ -95,6 +95,12 @@ class CompiledRegistry(RegistryIndexes):
     def data_version(self) -> str | None:
         return self.document.get("data_version")
 
+    @property
+    def instances(self) -> dict[str, Any] | None:
+        """The document's `instances` section (plain JSON of schema.InstancesFile), or None when it has none."""
+        section = self.document.get("instances")
+        return _plain(section) if isinstance(section, dict) else None
+
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
         """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the
         document carries one. Machine evidence only: it never enters a verdict."""

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from neuron_compat.contract.models import (
     CapabilitiesFile,
     Family,
+    InstancesFile,
     ProbeSnapshot,
     RegistryMeta,
     Release,
@@ -27,6 +28,7 @@ from neuron_compat.contract.models import (
     TransformersSnapshot,
 )
 from neuron_compat.loading.loaded_registry import (
+    INSTANCES_KEY,
     META_KEY,
     RELEASES_KEY,
     STACKS_KEY,
@@ -49,6 +51,7 @@ CAPABILITIES_DIR = "capabilities"
 TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
 PROBE_SNAPSHOT = "upstream/probe.yaml"
 META_FILE = "registry.yaml"
+INSTANCES_FILE = "instances.yaml"
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -144,6 +147,15 @@ def _load_registry(root: Path | str) -> LoadResult:
         if loaded:
             files[META_KEY] = loaded
 
+    instances: InstancesFile | None = None
+    instances_path = root / INSTANCES_FILE
+    if something_at(instances_path):  # optional: a registry without it has no instances (and no fit per instance)
+        loaded, instances = _load_one(instances_path, InstancesFile, problems)
+        if loaded:
+            files[INSTANCES_KEY] = loaded
+        if instances is None:
+            broken.add(INSTANCES_KEY)
+
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if something_at(snapshot):
         loaded, transformers = _load_one(snapshot, TransformersSnapshot, problems)
@@ -181,7 +193,7 @@ def _load_registry(root: Path | str) -> LoadResult:
         families.append(family)
     families.sort(key=lambda f: f.id)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        probe=probe, meta=meta_value, files=files, broken=broken, capability_files=capability_files)
+                        probe=probe, meta=meta_value, instances=instances, files=files, broken=broken, capability_files=capability_files)
     return LoadResult(registry, problems)
 
 
@@ -217,7 +229,7 @@ def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken
     return found
 
 
-__all__ = ["FAMILIES_DIR", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",
+__all__ = ["FAMILIES_DIR", "INSTANCES_FILE", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",
            "load_registry"]
 
 

@@ -10,6 +10,7 @@ from neuron_compat.rules import (
     capability_ranges,
     capability_subset,
     catalogue_order,
+    instance_arithmetic,
     known_references,
     optimum_neuron_registrations,
     source_dates,
@@ -35,6 +36,7 @@ RULES: tuple[Rule, ...] = (
     optimum_neuron_registrations.RULE,
     capability_ranges.RULE,
     capability_subset.RULE,
+    instance_arithmetic.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
