@@ -5,7 +5,9 @@ for people or, with --json, the `Verdict` (see resolve.py) that the site's check
 The registry answered from is chosen by registry_source.py (--registry, $NEURON_COMPAT_REGISTRY, ./registry,
 the bundled snapshot) and named in the header and in the JSON's `registry`.
 Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
-registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network).
+registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network), or a
+fit flag (--batch, --seq-len, --dtype, --instance) with a value fit cannot use (a usage error, as argparse's).
+The fit (check/fit.py) follows the verdict, in the table and as `fit` in the JSON.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
+from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
 from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.views.inherited_capabilities import origin_label
 
@@ -54,6 +56,14 @@ def run(args: argparse.Namespace) -> int:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
+    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options, fit_document
+
+    fit_options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
+                             stack=args.stack)
+    try:
+        check_options(fit_options, registry.instances)
+    except FitOptionError as error:
+        return _fail(str(error), EXIT_USAGE)
 
     target = args.model
     local = Path(target).expanduser()
@@ -87,12 +97,17 @@ def run(args: argparse.Namespace) -> int:
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
+    fit = fit_document(data, registry.instances, fit_options, [stack.id for stack in registry.stacks],
+                       pipeline=verdict.model.kind == "diffusers")
     if args.json:
-        document = {**verdict_document(verdict), "registry": asdict(origin)}
+        document = {**verdict_document(verdict), "fit": fit, "registry": asdict(origin)}
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
     else:
+        from neuron_compat.commands.check_fit_text import render_fit
+
         probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
         sys.stdout.write(render_table(verdict, source, origin.describe(), probe))
+        sys.stdout.write("\n".join(_clean(line) for line in render_fit(fit)) + "\n")
     return EXIT_FOR_STATUS[verdict.status]
 
 
@@ -115,11 +130,17 @@ def _with_registry_schema(schema: dict) -> dict:
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
     exit_code = {"enum": sorted(set(EXIT_FOR_STATUS.values())), "title": "Exit Code", "type": "integer"}
     properties = insert_after(schema["properties"], "status", {"exit_code": exit_code})
+    from neuron_compat.check.fit_schema import fit_json_schema
+
+    fit = fit_json_schema()
+    schema["$defs"].update(fit.pop("$defs", {}))
+    schema["$defs"]["Fit"] = fit
+    properties["fit"] = {"$ref": "#/$defs/Fit"}
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))
     required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
-    schema["required"] = [*required, "registry"]
+    schema["required"] = [*required, "fit", "registry"]
     return schema
 
 
@@ -219,4 +240,15 @@ def register(commands: argparse._SubParsersAction) -> None:
         "when the working directory holds one, else the snapshot bundled with neuron-compat")
     parser.add_argument("--offline", action="store_true",
                         help="with a registry URL: answer from the cached copy, without the network")
+    fit = parser.add_argument_group(
+        "fit", "an estimate of weights + KV cache against each instance's device memory (activations and compiler "
+        "buffers are not counted)")
+    fit.add_argument("--batch", type=int, metavar="N", help="batch size of the KV-cache estimate (default: 1)")
+    fit.add_argument("--seq-len", type=int, metavar="N", dest="seq_len",
+                     help="tokens per sequence of the KV-cache estimate (default: 4096)")
+    fit.add_argument("--dtype", metavar="DTYPE",
+                     help="weight dtype: fp32, bf16, fp16, fp8, int8 or int4 (default: the config's, else bf16); "
+                     "the KV cache shares it, at bf16 for int8/int4")
+    fit.add_argument("--instance", metavar="NAME",
+                     help="only this instance (a name from registry/instances.yaml, e.g. inf2.xlarge; default: all)")
     parser.set_defaults(handler=run)
