@@ -222,3 +222,5 @@ def test_a_whole_float_reads_as_its_integer_and_huge_products_are_not_counted() 
     huge = count_parameters(dict(base, vocab_size=10**12, hidden_size=10**12 // 4, head_dim=128))
     embeddings = huge.part("embeddings")
     assert embeddings.count is None and "above 2^53" in (embeddings.reason or "")
+    many = dict(load("qwen3-30b-a3b.json"), num_hidden_layers=10**12)  # counted, not looped over
+    assert count_parameters(many).part("experts").count is None

@@ -117,10 +117,13 @@ def fit_document(config: Any, instances: Mapping[str, Any] | None, options: FitO
         return document
 
     count = count_parameters(config)
-    document["parameters"] = count.total if count.complete else None
+    whole = count.complete and count.total <= MAX_EXACT
+    document["parameters"] = count.total if whole else None
     document["parameter_parts"] = [{"name": p.name, "count": p.count, "reason": p.reason} for p in count.parts]
     document["parameter_notes"] = list(count.notes)
-    document["weights_bytes"] = {d: weights_bytes(count, d).bytes if count.complete else None for d in DTYPE_BYTES}
+    if count.complete and not whole:
+        document["parameter_notes"].append("the parts add up to more than 2^53: not a plausible size")
+    document["weights_bytes"] = {d: weights_bytes(count, d).bytes if whole else None for d in DTYPE_BYTES}
     model_type = read_str(config, "model_type") if isinstance(config, Mapping) else None
     no_cache = model_type in ENCODER_ONLY or model_type in ATTENTION_FREE
     kv = {d: kv_cache_bytes_per_token(config, d) for d in DTYPE_BYTES}
@@ -266,4 +269,5 @@ def fit_tables() -> dict[str, Any]:
         "fit_estimate": FIT_ESTIMATE,
         "fit_tp_rules": {stack: {**rule, "sources": list(rule["sources"])} for stack, rule in TP_RULES.items()},
         "fit_tp_not_recorded": TP_NOT_RECORDED,
+        "fit_max_degree": MAX_DEGREE,
     }

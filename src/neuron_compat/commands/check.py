@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
-    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options, fit_document
+    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
 
     fit_options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
                              stack=args.stack)
@@ -97,17 +97,16 @@ def run(args: argparse.Namespace) -> int:
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
-    fit = fit_document(data, registry.instances, fit_options, [stack.id for stack in registry.stacks],
-                       pipeline=verdict.model.kind == "diffusers")
+    document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
+    fit = document["fit"]
     if args.json:
-        document = {**verdict_document(verdict), "fit": fit, "registry": asdict(origin)}
+        document["registry"] = asdict(origin)
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
     else:
         from neuron_compat.commands.check_fit_text import render_fit
 
         probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
-        sys.stdout.write(render_table(verdict, source, origin.describe(), probe))
-        sys.stdout.write("\n".join(_clean(line) for line in render_fit(fit)) + "\n")
+        sys.stdout.write(render_table(verdict, source, origin.describe(), probe, render_fit(fit)))
     return EXIT_FOR_STATUS[verdict.status]
 
 
@@ -117,6 +116,14 @@ def verdict_document(verdict) -> dict:
     from neuron_compat.check.resolver import insert_after
 
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
+
+
+def answer_document(verdict, config: object, instances: dict | None, stacks: list[str], fit_options) -> dict:
+    """`check --json` without `registry`: the verdict document and its `fit` (what the check page shows)."""
+    from neuron_compat.check.fit import fit_document
+
+    fit = fit_document(config, instances, fit_options, stacks, pipeline=verdict.model.kind == "diffusers")
+    return {**verdict_document(verdict), "fit": fit}
 
 
 def _with_registry_schema(schema: dict) -> dict:
@@ -182,9 +189,11 @@ def _values_line(answer) -> str:
     return "; ".join(parts)
 
 
-def render_table(verdict, source: str, registry: str, probe: dict | None = None) -> str:
-    """The terminal form: what was read, the family, one row per statement, caveats under their row,
-    and the portability probe's one line for the model type (machine evidence, not a verdict)."""
+def render_table(verdict, source: str, registry: str, probe: dict | None = None,
+                 fit_lines: list[str] | None = None) -> str:
+    """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
+    section (check_fit_text.render_fit), the result line and the portability probe's one line for the model type
+    (machine evidence, not a verdict)."""
     lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
     if verdict.family:
         family = verdict.family
@@ -209,6 +218,8 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         lines.append("")
     if verdict.no_statement:
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
+    if fit_lines:
+        lines.extend([*fit_lines, ""])
     lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
         from neuron_compat.views.probe_reading import probe_line

@@ -18,7 +18,7 @@ def _count(value: int | None) -> str:
 def render_fit(fit: dict[str, Any]) -> list[str]:
     """Lines of the fit section; every unknown says why, every default says it is one."""
     a = fit["assumptions"]
-    lines = ["", "Fit (an estimate): weights + KV cache against device memory",
+    lines = ["Fit (an estimate): weights + KV cache against device memory",
              f"  not counted: {'; '.join(fit['not_counted'])}",
              f"  assumed: batch {a['batch']} ({a['batch_from']}), seq-len {a['seq_len']} ({a['seq_len_from']}), "
              f"dtype {a['dtype']} ({a['dtype_from']}), KV cache at {a['kv_cache_dtype']}, "
@@ -36,7 +36,7 @@ def render_fit(fit: dict[str, Any]) -> list[str]:
     lines.append("  weights: " + ", ".join(f"{dtype} {_gib(size)}" for dtype, size in weights.items()))
     kv = fit["kv_cache_bytes_per_token"][a["kv_cache_dtype"]]
     if kv is None:
-        lines.append(f"  KV cache per token: not counted: {fit['kv_cache_reason']}")
+        lines.append(f"  KV cache per token: none counted ({fit['kv_cache_reason']})")
     else:
         lines.append(f"  KV cache per token: {kv:,} bytes at {a['kv_cache_dtype']} (before any replication of KV heads)")
     for note in fit["kv_cache_notes"]:

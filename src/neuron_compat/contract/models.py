@@ -607,6 +607,33 @@ class CheckTables(BaseModel):
         description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
     repo_id_pattern: str = Field(
         description="hub_ids.REPO_ID_PATTERN: the characters and lengths of a Hub repo id (a whole-string match).")
+    sizing_families: dict[str, dict[str, Any]] = Field(
+        description="sizing.decoder.FAMILIES: RMSNorm decoder model types -> their layout (norms, biases, tying).")
+    sizing_generic_family: dict[str, Any] = Field(description="The layout assumed for an unknown model_type.")
+    sizing_gated_activations: list[str] = Field(description="hidden_act values of a gated (gate/up/down) MLP.")
+    sizing_encoders: list[str] = Field(description="BERT-like encoder model types.")
+    sizing_attention_free: list[str] = Field(description="State-space / recurrent model types (not counted).")
+    sizing_encoder_only: list[str] = Field(description="Model types that keep no KV cache.")
+    sizing_expert_fields: list[str] = Field(description="Config keys that mark experts (MoE).")
+    sizing_generic_needs: list[list[str]] = Field(description="Fields an unknown model type needs for a generic count.")
+    sizing_multimodal_defaults: dict[str, list[str]] = Field(
+        description="model_type -> the model types of its text_config and vision_config when they name none.")
+    sizing_max_nesting: int = Field(description="How deep text_config/vision_config may nest.")
+    sizing_hidden_keys: list[str] = Field(description="Config keys of the hidden size, first set wins.")
+    sizing_layer_keys: list[str] = Field(description="Config keys of the layer count, first set wins.")
+    sizing_head_keys: list[str] = Field(description="Config keys of the attention head count, first set wins.")
+    sizing_absurd: int = Field(description="A size field above this is not plausible.")
+    sizing_max_exact: int = Field(description="2^53 - 1: counts and byte sizes above it are not plausible.")
+    sizing_dtype_bytes: dict[str, list[int]] = Field(description="dtype -> bytes per value as [numerator, denominator].")
+    sizing_dtype_aliases: dict[str, str] = Field(description="torch dtype names -> sizing dtype ids.")
+    fit_defaults: dict[str, Any] = Field(description="check.fit.FIT_DEFAULTS: batch, seq_len, dtype and stack assumed.")
+    fit_limits: dict[str, int] = Field(description="The largest --batch and --seq-len accepted.")
+    fit_kv_cache_dtypes: list[str] = Field(description="Weight dtypes the KV cache shares (else it is bf16).")
+    fit_not_counted: list[str] = Field(description="What the fit estimate leaves out.")
+    fit_estimate: str = Field(description="What the fit estimate is.")
+    fit_tp_rules: dict[str, dict[str, Any]] = Field(description="stack -> its documented tensor-parallel rule.")
+    fit_tp_not_recorded: str = Field(description="What fit says of a stack whose rule is not recorded.")
+    fit_max_degree: int = Field(description="The largest degree listed when the document has no instances.")
 
 
 class RegistryDocument(BaseModel):

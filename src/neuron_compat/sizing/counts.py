@@ -51,7 +51,7 @@ class PartList:
         try:
             count = compute()
             if count > MAX_EXACT:
-                raise FieldError(f"{count:.3e} parameters is above 2^53: not a plausible size")
+                raise FieldError("above 2^53 parameters: not a plausible size")
             self.parts.append(Part(self.prefix + name, count))
         except FieldError as error:
             self.parts.append(Part(self.prefix + name, None, str(error)))

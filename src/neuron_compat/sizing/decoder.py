@@ -111,7 +111,8 @@ def moe_layout(config: Mapping[str, object], model_type: str) -> MoeLayout | Non
             return None
         step = read_int(config, "decoder_sparse_step", default=1)
         dense_only = set(read_int_list(config, "mlp_only_layers"))
-        moe = sum(1 for i in range(total) if i not in dense_only and (i + 1) % step == 0)
+        # layers i with (i + 1) % step == 0, less the listed dense ones (counted, not looped: total may be huge)
+        moe = total // step - sum(1 for i in dense_only if 0 <= i < total and (i + 1) % step == 0)
         shared = read_int(config, "shared_expert_intermediate_size", minimum=0, default=0) \
             if model_type == "qwen2_moe" else 0
         return MoeLayout(experts, read_int(config, "moe_intermediate_size"), moe, total - moe, shared,
@@ -122,7 +123,8 @@ def moe_layout(config: Mapping[str, object], model_type: str) -> MoeLayout | Non
         experts = read_int(config, "n_routed_experts")
         first_dense = read_int(config, "first_k_dense_replace", minimum=0, default=0)
         freq = read_int(config, "moe_layer_freq", default=1)
-        moe = sum(1 for i in range(total) if i >= first_dense and i % freq == 0)
+        # multiples of freq in [first_dense, total), counted rather than looped
+        moe = 0 if first_dense >= total else (total - 1) // freq - (first_dense + freq - 1) // freq + 1
         expert_intermediate = read_int(config, "moe_intermediate_size")
         shared = read_int(config, "n_shared_experts", minimum=0, default=0) * expert_intermediate
         corrected = model_type == "deepseek_v3" and read_str(config, "topk_method") == "noaux_tc"

@@ -39,14 +39,12 @@ def json_kind(value: object) -> str:
 
 
 def as_int(value: object) -> int | None:
-    """An integer, or a float without a fractional part, as an int; None for anything else."""
-    if isinstance(value, bool):
+    """An integer, or a float without a fractional part, as an int, within +-MAX_EXACT; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value) if -MAX_EXACT <= value <= MAX_EXACT else None
 
 
 def read_int(config: Mapping[str, object], *names: str, minimum: int = 1,
@@ -56,11 +54,14 @@ def read_int(config: Mapping[str, object], *names: str, minimum: int = 1,
         value = config.get(name)
         if value is None:
             continue
+        if not isinstance(value, bool) and isinstance(value, (int, float)):
+            if value > ABSURD:
+                raise FieldError(f"{name} is above {ABSURD:.0e}: not a plausible size")
+            if value < -ABSURD:
+                raise FieldError(f"{name} is below {minimum}")
         number = as_int(value)
         if number is None:
             raise FieldError(f"{name} is {json_kind(value)}, not an integer")
-        if number > ABSURD:
-            raise FieldError(f"{name} is above {ABSURD:.0e}: not a plausible size")
         if number < minimum:
             raise FieldError(f"{name} is {number}, below {minimum}")
         return number
