@@ -271,12 +271,12 @@
   function moeLayout(config, modelType) {
     var all = layers(config);
     if (modelType === "mixtral") {
-      var experts = readInt(config, ["num_local_experts"]);
+      var experts = readInt(config, [T.sizing_expert_count_key[modelType]]);
       return { experts: experts, expertIntermediate: readInt(config, ["intermediate_size"]), moeLayers: all,
                denseLayers: 0, sharedIntermediate: 0, sharedGate: false, routerBias: false };
     }
     if (modelType === "qwen2_moe" || modelType === "qwen3_moe") {
-      var count = readInt(config, ["num_experts"], 0);
+      var count = readInt(config, [T.sizing_expert_count_key[modelType]], 0);
       if (count === 0) return null;
       var step = readInt(config, ["decoder_sparse_step"], 1, 1);
       var denseOnly = readIntList(config, "mlp_only_layers").filter(function (v, i, list) { return list.indexOf(v) === i; });
@@ -286,8 +286,8 @@
                denseLayers: all - moe, sharedIntermediate: shared, sharedGate: shared > 0, routerBias: false };
     }
     if (modelType === "deepseek_v2" || modelType === "deepseek_v3") {
-      if (get(config, "n_routed_experts") === null) return null;
-      var routed = readInt(config, ["n_routed_experts"]);
+      if (get(config, T.sizing_expert_count_key[modelType]) === null) return null;
+      var routed = readInt(config, [T.sizing_expert_count_key[modelType]]);
       var firstDense = readInt(config, ["first_k_dense_replace"], 0, 0);
       var freq = readInt(config, ["moe_layer_freq"], 1, 1);
       var moeLayers = firstDense >= all ? 0
@@ -411,11 +411,11 @@
     function kvHeads() {
       if (readBool(config, "new_decoder_architecture", false)) return readInt(config, ["num_kv_heads", "num_key_value_heads"]);
       if (readBool(config, "multi_query", true)) return 1;
-      return readInt(config, ["num_attention_heads", "n_head"]);
+      return readInt(config, T.sizing_falcon_head_keys);
     }
     parts.add("embeddings", function () { return readInt(config, ["vocab_size"]) * hidden(); });
     parts.add("attention", function () {
-      var heads = readInt(config, ["num_attention_heads", "n_head"]);
+      var heads = readInt(config, T.sizing_falcon_head_keys);
       if (kvHeads() > heads) throw new FieldError("num_kv_heads (" + kvHeads() + ") is larger than num_attention_heads (" + heads + ")");
       var headDim = readInt(config, ["head_dim"], 1, 0) || Math.floor(hidden() / heads);
       var bias = readBool(config, "bias", false);
@@ -782,13 +782,10 @@
     return error;
   }
 
-  var FLAGS = [["batch", "--batch"], ["seq_len", "--seq-len"]];
-
   function checkFitOptions(options, instances) {
-    FLAGS.forEach(function (pair) {
-      var value = options[pair[0]];
-      if (value !== undefined && value !== null && !(value >= 1 && value <= T.fit_limits[pair[0]])) {
-        throw FitOptionError(pair[1] + " " + value + ": use a whole number from 1 to " + T.fit_limits[pair[0]]);
+    [[options.batch, "--batch", T.fit_max_batch], [options.seq_len, "--seq-len", T.fit_max_seq_len]].forEach(function (flag) {
+      if (flag[0] !== undefined && flag[0] !== null && !(flag[0] >= 1 && flag[0] <= flag[2])) {
+        throw FitOptionError(flag[1] + " " + flag[0] + ": use a whole number from 1 to " + flag[2]);
       }
     });
     var dtypes = Object.keys(T.sizing_dtype_bytes);

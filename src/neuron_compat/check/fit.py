@@ -263,7 +263,8 @@ def fit_tables() -> dict[str, Any]:
     """The constants check_fit.js reads from the document's check_tables (see check/tables.py)."""
     return {
         "fit_defaults": dict(FIT_DEFAULTS),
-        "fit_limits": dict(FIT_LIMITS),
+        "fit_max_batch": FIT_LIMITS["batch"],
+        "fit_max_seq_len": FIT_LIMITS["seq_len"],
         "fit_kv_cache_dtypes": list(KV_CACHE_DTYPES),
         "fit_not_counted": list(FIT_NOT_COUNTED),
         "fit_estimate": FIT_ESTIMATE,

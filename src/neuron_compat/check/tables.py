@@ -49,7 +49,7 @@ def sizing_tables() -> dict[str, Any]:
     from dataclasses import asdict
 
     from neuron_compat.sizing import bytes as sizing_bytes
-    from neuron_compat.sizing import decoder, fields, kv_cache, models, shapes
+    from neuron_compat.sizing import classic, decoder, fields, kv_cache, models, shapes
 
     return {
         "sizing_families": {name: asdict(family) for name, family in decoder.FAMILIES.items()},
@@ -65,6 +65,8 @@ def sizing_tables() -> dict[str, Any]:
         "sizing_hidden_keys": list(shapes.HIDDEN),
         "sizing_layer_keys": list(shapes.LAYERS),
         "sizing_head_keys": list(shapes.HEADS),
+        "sizing_falcon_head_keys": list(classic.FALCON_HEADS),
+        "sizing_expert_count_key": dict(decoder.EXPERT_COUNT_KEY),
         "sizing_absurd": fields.ABSURD,
         "sizing_max_exact": fields.MAX_EXACT,
         "sizing_dtype_bytes": {name: [width.numerator, width.denominator]
