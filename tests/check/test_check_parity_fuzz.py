@@ -12,8 +12,8 @@ from pathlib import Path
 from check_helpers import CHECK_REGISTRY, ROOT, node_executable
 
 from neuron_compat.check.config_facts import ConfigError, facts_from_config
-from neuron_compat.check.resolver import ResolveError, resolve
 from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
+from neuron_compat.check.resolver import ResolveError, resolve
 from neuron_compat.commands.check import answer_document
 from neuron_compat.publishing.registry_document import registry_to_json
 from neuron_compat.rules.validation import validate_registry

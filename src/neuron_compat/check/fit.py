@@ -12,7 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from neuron_compat.sizing import DTYPE_BYTES, count_parameters, declared_dtype, kv_cache_bytes_per_token, weights_bytes
+from neuron_compat.sizing import (
+    DTYPE_BYTES,
+    count_parameters,
+    declared_dtype,
+    kv_cache_bytes_per_token,
+    weights_bytes,
+)
 from neuron_compat.sizing.fields import MAX_EXACT, read_str
 from neuron_compat.sizing.kv_cache import ENCODER_ONLY
 from neuron_compat.sizing.models import ATTENTION_FREE
@@ -167,8 +173,8 @@ class Load:
         return self.weights + self.batch * self.seq_len * _kv_at(self.kv_per_token, self.heads, degree)
 
 
-def _rules(stacks: list[str]) -> dict[str, dict[str, str | None]]:
-    rules: dict[str, dict[str, str | None]] = {}
+def _rules(stacks: list[str]) -> dict[str, dict[str, Any]]:
+    rules: dict[str, dict[str, Any]] = {}
     for stack in stacks:
         rule = TP_RULES.get(stack)
         rules[stack] = {**rule, "sources": list(rule["sources"])} if rule else \

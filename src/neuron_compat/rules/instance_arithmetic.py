@@ -31,14 +31,14 @@ def check(registry: Registry) -> Iterator[Finding]:
         if instance.name in names:
             yield Finding(INSTANCES_KEY, (*where, "name"), f"instance '{instance.name}' is listed twice")
         names.add(instance.name)
-        generation = generations.get(str(instance.hardware))
-        if generation is None:
+        found = generations.get(str(instance.hardware))
+        if found is None:
             yield Finding(INSTANCES_KEY, (*where, "hardware"),
                           f"hardware '{instance.hardware}' has no entry under generations",
                           "add its generation (chip, cores and memory per chip) or use one of: "
                           + ", ".join(sorted(generations)))
             continue
-        yield from _instance_findings(where, instance, generation)
+        yield from _instance_findings(where, instance, found)
 
 
 def _generation_findings(index: int, generation: HardwareGeneration) -> Iterator[Finding]:

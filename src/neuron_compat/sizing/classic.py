@@ -10,7 +10,6 @@ from neuron_compat.sizing.decoder import add_lm_head
 from neuron_compat.sizing.fields import FieldError, read_bool, read_int
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
 
-
 FALCON_HEADS = ("num_attention_heads", "n_head")
 """The config keys of Falcon's query-head count, first set wins."""
 
