@@ -7,6 +7,7 @@ import errno
 import importlib
 import os
 import sys
+from collections.abc import Callable
 
 from neuron_compat import __version__
 from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
@@ -48,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        code = args.handler(args)
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        code = handler(args)
         sys.stdout.flush()  # a full disk under `> file` fails here, while it can still be reported
         return code
     except KeyboardInterrupt:

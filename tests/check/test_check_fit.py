@@ -198,7 +198,7 @@ def test_python_and_javascript_give_the_same_fit_on_odd_size_fields():
                         timeout=120, cwd=ROOT, check=False)
     assert js.returncode == 0, js.stderr
     counted = 0
-    for case, got in zip(cases, json.loads(js.stdout)):
+    for case, got in zip(cases, json.loads(js.stdout), strict=True):
         options_used = FitOptions(**case["options"])
         want = json.loads(json.dumps(fit_document(case["config"], document["instances"], options_used, stacks,
                                                   pipeline=case["pipeline"])))

@@ -102,7 +102,7 @@ def test_python_and_javascript_agree_on_odd_configs():
     assert js.returncode == 0, js.stderr
     answers = json.loads(js.stdout)
     kinds = {"verdict": 0, "error": 0}
-    for case, want, got in zip(cases, expected, answers):
+    for case, want, got in zip(cases, expected, answers, strict=True):
         got = {k: v for k, v in got.items() if k != "name"}
         assert got == want, json.dumps(case)
         kinds[next(iter(want))] += 1

@@ -37,7 +37,7 @@ def test_one_entry_per_release_newest_first_linking_its_page(built_site: Path) -
     assert [e.find(f"{ATOM}title").text.split(":")[0] for e in entries] == [f"Neuron {v}" for v in versions]
     assert len({e.find(f"{ATOM}id").text for e in entries}) == len(entries)
     assert feed.find(f"{ATOM}updated").text == max(e.find(f"{ATOM}updated").text for e in entries)
-    for entry, version in zip(entries, versions):
+    for entry, version in zip(entries, versions, strict=True):
         href = entry.find(f"{ATOM}link").get("href")
         assert (built_site / posixpath.normpath(posixpath.join("releases", href)) / "index.html").exists()
         added, changed, removed = _release_page_counts(built_site, version)

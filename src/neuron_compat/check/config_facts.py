@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import value_error_reason
@@ -135,7 +136,10 @@ def _number(value: Any) -> float | None:
         return None
 
 
-def _first(sources: list[dict[str, Any]], keys: tuple[str, ...], read) -> Any:
+T = TypeVar("T")
+
+
+def _first(sources: list[dict[str, Any]], keys: tuple[str, ...], read: Callable[[Any], T | None]) -> T | None:
     for source in sources:
         for key in keys:
             value = read(source.get(key))

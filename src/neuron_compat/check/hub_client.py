@@ -14,7 +14,7 @@ import math
 import os
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from neuron_compat.check.config_facts import CONFIG_FILES, MAX_CONFIG_BYTES, ConfigError, parse_config_text
 from neuron_compat.contract.hub_ids import is_valid_repo_id, is_valid_revision
@@ -99,7 +99,7 @@ def _quiet_bounded_defaults() -> None:
     of request_timeout(), each unless the user set its HF_HUB_* variable. Set through huggingface_hub's own
     switches: the process environment is never changed."""
     from huggingface_hub import constants
-    from huggingface_hub.utils import disable_progress_bars
+    from huggingface_hub.utils.tqdm import disable_progress_bars
 
     if "HF_HUB_DISABLE_PROGRESS_BARS" not in os.environ:
         disable_progress_bars()
@@ -163,14 +163,13 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
         path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
     except HubError:
         raise
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - not swallowed: _raise_mapped raises a HubError for each
         _raise_mapped(error, where, revision)
-        raise  # unreachable: _raise_mapped always raises
     data = _read_cached_file(path, f"{where}/{filename}")
     return HubConfig(repo_id, revision, filename, metadata.commit_hash, False, data)
 
 
-def _raise_mapped(error: Exception, where: str, revision: str) -> None:
+def _raise_mapped(error: Exception, where: str, revision: str) -> NoReturn:
     """Turn a huggingface_hub / HTTP client error into HubError, _EntryMissing or _Unreachable."""
     from huggingface_hub import errors
 
@@ -210,7 +209,7 @@ def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
     for filename in CONFIG_FILES:
         try:
             path = hf_hub_download(repo_id, filename, revision=revision, local_files_only=True)
-        except Exception:  # noqa: BLE001, S112 - not cached (or cached as missing): try the next name
+        except Exception:  # noqa: BLE001 - not cached (or cached as missing): try the next name
             continue
         return HubConfig(repo_id, revision, filename, None, True, _read_cached_file(path, f"{where}/{filename}"))
     return None

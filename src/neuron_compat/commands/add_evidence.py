@@ -18,6 +18,7 @@ from neuron_compat.commands.common import (
 )
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
 from neuron_compat.contributing.registry_lock import registry_locked
+from neuron_compat.loading.problems import Problem
 
 
 class _UsageError(ValueError):
@@ -40,7 +41,7 @@ def _choices(values: list[str] | None, allowed: list[str], option: str) -> tuple
     return tuple(result)
 
 
-def _problem_counts(problems: list, skip_file: str) -> Counter:
+def _problem_counts(problems: list[Problem], skip_file: str) -> Counter[tuple[str, str, str]]:
     return Counter((p.file, p.field, p.message) for p in problems if p.file != skip_file)
 
 
@@ -149,7 +150,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "add-evidence", help="record a verified result (stack, Neuron release, instance, log) in a family file",
         description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "

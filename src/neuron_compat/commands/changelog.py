@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "changelog", help="the data changelog between two git revisions (e.g. two data tags)",
         description="Read the registry of two git revisions (git archive into temporary directories) and print "

@@ -17,10 +17,17 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
 from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.views.inherited_capabilities import origin_label
+
+if TYPE_CHECKING:  # imported when run, so `check --help` stays cheap
+    from neuron_compat.check.compiled_view import CompiledRegistry
+    from neuron_compat.check.fit import FitOptions
+    from neuron_compat.check.resolver import StackAnswer, Verdict
+    from neuron_compat.registry_sources.selection import RegistryOrigin
 
 
 def _clean(text: object) -> str:
@@ -52,20 +59,26 @@ def run(args: argparse.Namespace) -> int:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
     if args.workload is not None and args.workload not in WORKLOADS:
         return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
+    if args.task is not None:
+        import difflib
+
+        from neuron_compat.contract.vocabulary import Task
+
+        tasks = [t.value for t in Task]
+        if args.task not in tasks:
+            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
+            return _fail(f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
-    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
-
-    fit_options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
-                             stack=args.stack)
-    try:
-        check_options(fit_options, registry.instances)
-    except FitOptionError as error:
-        return _fail(str(error), EXIT_USAGE)
+    fit_options = _fit_options(args, registry.instances)
+    if isinstance(fit_options, str):
+        return _fail(fit_options, EXIT_USAGE)
 
     target = args.model
+    checkpoint = None
     local = Path(target).expanduser()
     try:
         if local.exists() or _looks_like_path(target):
@@ -73,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
                 return _fail("--revision applies to Hub repo ids, not to local files", EXIT_PROBLEMS)
             data, source = read_local_config(local)
         else:
-            from neuron_compat.check.hub_client import HubError, fetch_config, is_valid_repo_id
+            from neuron_compat.check.hub_client import HubError, fetch_config
+            from neuron_compat.contract.hub_ids import is_valid_repo_id
 
             if not is_valid_repo_id(target):
                 return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
@@ -83,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             except HubError as error:
                 return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
             data = fetched.data
+            checkpoint = fetched.repo_id
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
             source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
@@ -93,24 +108,41 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{target}: {error.strerror or error}", EXIT_PROBLEMS)
 
     try:
-        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload)
+        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload,
+                          task=args.task, checkpoint=checkpoint)
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
     document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
-    fit = document["fit"]
-    if args.json:
-        document["registry"] = asdict(origin)
-        sys.stdout.write(json.dumps(document, indent=1) + "\n")
-    else:
-        from neuron_compat.commands.check_fit_text import render_fit
-
-        probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
-        sys.stdout.write(render_table(verdict, source, origin.describe(), probe, render_fit(fit)))
+    sys.stdout.write(_output(args.json, document, verdict, source, registry, origin))
     return EXIT_FOR_STATUS[verdict.status]
 
 
-def verdict_document(verdict) -> dict:
+def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: str, registry: CompiledRegistry,
+            origin: RegistryOrigin) -> str:
+    """`check --json`'s text (the answer document and where the registry came from), or the table."""
+    if as_json:
+        return json.dumps({**document, "registry": asdict(origin)}, indent=1) + "\n"
+    from neuron_compat.commands.check_fit_text import render_fit
+
+    probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
+    return render_table(verdict, source, origin.describe(), probe, render_fit(document["fit"]))
+
+
+def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
+    """The fit flags as FitOptions, or the one-line message naming the valid values when one cannot be used."""
+    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
+
+    options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
+                         stack=args.stack)
+    try:
+        check_options(options, instances)
+    except FitOptionError as error:
+        return str(error)
+    return options
+
+
+def verdict_document(verdict: Verdict) -> dict[str, Any]:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
     and what the site's check page shows (check_resolve.js checkDocument)."""
     from neuron_compat.check.resolver import insert_after
@@ -118,7 +150,8 @@ def verdict_document(verdict) -> dict:
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
 
 
-def answer_document(verdict, config: object, instances: dict | None, stacks: list[str], fit_options) -> dict:
+def answer_document(verdict: Verdict, config: object, instances: dict[str, Any] | None, stacks: list[str],
+                    fit_options: FitOptions) -> dict[str, Any]:
     """`check --json` without `registry`: the verdict document and its `fit` (what the check page shows)."""
     from neuron_compat.check.fit import fit_document
 
@@ -126,7 +159,7 @@ def answer_document(verdict, config: object, instances: dict | None, stacks: lis
     return {**verdict_document(verdict), "fit": fit}
 
 
-def _with_registry_schema(schema: dict) -> dict:
+def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
@@ -151,7 +184,7 @@ def _with_registry_schema(schema: dict) -> dict:
     return schema
 
 
-def _facts_line(verdict) -> str:
+def _facts_line(verdict: Verdict) -> str:
     model = verdict.model
     if model.kind == "diffusers":
         parts = [f"pipeline {model.pipeline_class}"]
@@ -179,7 +212,7 @@ def _facts_line(verdict) -> str:
     return " | ".join(parts)
 
 
-def _values_line(answer) -> str:
+def _values_line(answer: StackAnswer) -> str:
     """'attention: sdpa (from the stack); dtypes: bf16, fp16 (stated for this family)' for a row."""
     parts = []
     for name in ("attention", "dtypes", "quantization"):
@@ -189,7 +222,7 @@ def _values_line(answer) -> str:
     return "; ".join(parts)
 
 
-def render_table(verdict, source: str, registry: str, probe: dict | None = None,
+def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None,
                  fit_lines: list[str] | None = None) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
     section (check_fit_text.render_fit), the result line and the portability probe's one line for the model type
@@ -199,6 +232,9 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None,
         family = verdict.family
         lines.append(f"  family: {family.name} [{family.id}] (matched by {family.matched_by} {family.value})")
     lines.append(f"  Neuron release: {verdict.release}")
+    if verdict.family and verdict.task:
+        said = "--task" if verdict.task_from == "option" else "the config's class names"
+        lines.append(f"  task: {_clean(verdict.task)} (from {said})")
     for caveat in verdict.caveats:
         lines.append(f"  ! {caveat.message}")
     lines.append("")
@@ -207,9 +243,9 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None,
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
                  a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
         widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-        for answer, row in zip(verdict.answers, rows):
-            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+        for answer, row in zip(verdict.answers, rows, strict=True):
+            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
             values = _values_line(answer)
             if values:
                 lines.append(f"    {values}")
@@ -229,7 +265,7 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None,
     return "\n".join(_clean(line) for line in lines) + "\n"
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "check", help="does this checkpoint run on Neuron? (Hub id, config.json, model folder, model_index.json)",
         description="Read a model's config (a Hub repo id via huggingface_hub, a local config.json or "
@@ -242,6 +278,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
     parser.add_argument("--workload", help="inference or training (default: both)")
+    parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
+                        "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
     parser.add_argument("--json-schema", action="store_true", help="print the JSON Schema of the --json output and exit")
     parser.add_argument(

@@ -60,9 +60,9 @@ def render_fit(fit: dict[str, Any]) -> list[str]:
             rows.append((entry["name"], cores, "-" if entry["degree"] is None else str(entry["degree"]), fits,
                          _gib(entry["bytes_needed"]), _gib(entry["bytes_available"]), _gib(entry["headroom_bytes"])))
         widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-        lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-        for entry, row in zip(fit["instances"], rows):
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+        for entry, row in zip(fit["instances"], rows, strict=True):
+            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
             if entry["reason"]:
                 lines.append(f"    {entry['reason']}")
     else:

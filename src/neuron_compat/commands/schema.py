@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "schema", help="print or write the JSON Schema of family / releases / stacks / registry files",
         description="Print the JSON Schema of one file kind, or write all of them to a directory with --out "

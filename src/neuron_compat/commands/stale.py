@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "stale", help="list statements whose newest source is older than N days or K releases",
         description="List statements whose newest source `verified` date is older than --days N before --today, "

@@ -19,6 +19,7 @@ from neuron_compat.contract.vocabulary import (
     ConstraintKind,
     Dtype,
     Hardware,
+    ModelClass,
     Quantization,
     SourceKind,
     StackStatus,
@@ -176,6 +177,19 @@ class StackVersion(Model):
     date: Date | None = Field(default=None, description="Release date of that version.")
 
 
+class CodePath(Model):
+    """One of a stack's code paths: which modeling code runs a model, chosen by the model's class.
+
+    A stack with several paths (e.g. Optimum Neuron's decoder backend, traced transformers modeling and diffusers)
+    scopes each capability range to some of them, so a statement inherits only what its own path runs.
+    """
+
+    id: Slug = Field(description="Short id used by capability ranges, e.g. 'decoder-backend'.")
+    name: PlainText = Field(description="Display name.")
+    classes: list[ModelClass] = Field(min_length=1, description="The model classes this path runs.")
+    description: Markdown | None = Field(default=None, description="What runs on this path, in Markdown.")
+
+
 class Stack(Model):
     """A software stack that runs models on Neuron devices."""
 
@@ -190,6 +204,10 @@ class Stack(Model):
     since: NeuronVersion | None = Field(default=None, description="First catalogued Neuron release that ships it.")
     end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
     status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
+    code_paths: list[CodePath] = Field(
+        default_factory=list,
+        description="The stack's code paths by model class; with two or more, every capability range names "
+        "the paths or classes it applies to.")
     versions: list[StackVersion] = Field(default_factory=list, description="The stack's own version line, oldest first.")
     separate_releases: bool = Field(
         default=False,
@@ -217,6 +235,24 @@ class Source(Model):
     instance: Identifier | None = Field(default=None, description="For runs: the instance type, e.g. trn2.48xlarge.")
 
 
+class AppliesTo(Model):
+    """The part of a family a constraint or note is about: some of its tasks or example checkpoints.
+
+    An item applies to a checkpoint when its task is listed or its repo id is; without `applies_to` it applies
+    to every checkpoint of the family. `check` leaves out what does not apply and says so.
+    """
+
+    tasks: list[Task] = Field(default_factory=list, description="Tasks of the family (its `tasks`) this is about.")
+    checkpoints: list[RepoId] = Field(
+        default_factory=list, description="Checkpoints of the family (its `examples`) this is about.")
+
+    @model_validator(mode="after")
+    def _names_something(self) -> AppliesTo:
+        if not (self.tasks or self.checkpoints):
+            raise ValueError("applies_to needs tasks or checkpoints (leave it out to apply to the whole family)")
+        return self
+
+
 class Constraint(Model):
     """A requirement that holds for the statement: structured, never hidden in prose."""
 
@@ -224,6 +260,8 @@ class Constraint(Model):
     name: Identifier | None = Field(default=None, description="Flag, variable or setting name (flag/env/setting).")
     value: bool | int | list[int] | PlainText | None = Field(default=None, description="The value the requirement needs (integer, list, text or true/false).")
     note: Markdown | None = Field(default=None, description="Markdown explanation.")
+    applies_to: AppliesTo | None = Field(
+        default=None, description="Only these tasks or checkpoints of the family (default: all of them).")
 
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Constraint:
@@ -255,6 +293,8 @@ class Note(Model):
 
     release: NeuronVersion | None = Field(default=None, description="The Neuron release the remark is about.")
     text: Markdown = Field(description="The remark, in Markdown.")
+    applies_to: AppliesTo | None = Field(
+        default=None, description="Only these tasks or checkpoints of the family (default: all of them).")
 
 
 class Statement(Model):
@@ -296,6 +336,9 @@ class Family(Model):
     model_types: list[Identifier] = Field(default_factory=list, description="transformers config model_type values.")
     architectures: list[Identifier] = Field(default_factory=list, description="Config class names, e.g. LlamaForCausalLM.")
     pipelines: list[Identifier] = Field(default_factory=list, description="diffusers pipeline class names (model_index.json _class_name).")
+    classes: list[ModelClass] = Field(
+        min_length=1, description="What kind of network it is, main class first: decides which capability ranges "
+        "of a stack apply to its statements (a classification, not a support claim).")
     tasks: list[Task] = Field(default_factory=list, description="Hub pipeline tasks the family serves.")
     aliases: list[PlainText] = Field(default_factory=list, description="Other names people search for, e.g. 'Llama 3.1'.")
     examples: list[RepoId] = Field(default_factory=list, description="Example Hub checkpoints of this family.")
@@ -331,6 +374,10 @@ class Capability(Model):
     attention: list[Attention] = Field(default_factory=list, description="Attention implementations the stack runs, per the sources.")
     dtypes: list[Dtype] = Field(default_factory=list, description="Data types the stack accepts, per the sources.")
     quantization: list[Quantization] = Field(default_factory=list, description="Quantization modes the stack offers, per the sources.")
+    code_paths: list[Slug] = Field(
+        default_factory=list, description="The stack's code paths (stacks.yaml `code_paths`) these values hold for.")
+    classes: list[ModelClass] = Field(
+        default_factory=list, description="The model classes these values hold for (families declaring one of them).")
     notes: list[Note] = Field(default_factory=list, description="Remarks on these values (what they cover, where they differ).")
     sources: list[Source] = Field(min_length=1, description="Where these values come from: a versioned docs page or a source file at a tag.")
 
@@ -637,6 +684,11 @@ class CheckTables(BaseModel):
     fit_tp_rules: dict[str, dict[str, Any]] = Field(description="stack -> its documented tensor-parallel rule.")
     fit_tp_not_recorded: str = Field(description="What fit says of a stack whose rule is not recorded.")
     fit_max_degree: int = Field(description="The largest degree listed when the document has no instances.")
+    task_by_architecture_suffix: list[list[str]] = Field(
+        default_factory=list,
+        description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
+    claim_statuses: list[str] = Field(
+        default_factory=list, description="vocabulary.CLAIM_STATUSES: the statuses that claim a model runs, sorted.")
 
 
 class RegistryDocument(BaseModel):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from functools import lru_cache
 
 NEURON_VERSION_PATTERN = r"^[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,6}$"
 """ASCII digits only, a few of each (the JSON Schema pattern; Python matches it against the whole string)."""
@@ -20,7 +19,6 @@ _LEADING_DIGITS = re.compile(r"[0-9]{1,18}")
 
 
 @functools.lru_cache(maxsize=8192)
-@lru_cache(maxsize=4096)
 def version_key(text: str) -> tuple[int, ...]:
     """Sort key for dotted numeric versions ('2.21.0' < '2.21.1' < '2.22.0').
 

@@ -46,7 +46,8 @@ def dump(yaml: YAML, data: Any) -> str:
 
 def quoted(text: str) -> DoubleQuotedScalarString:
     """A string written in double quotes: versions must be quoted or YAML reads '2.20' as a float."""
-    return DoubleQuotedScalarString(text)
+    value: DoubleQuotedScalarString = DoubleQuotedScalarString(text)  # ruamel.yaml's __new__ returns Any
+    return value
 
 
 def flow_list(items: Iterable[Any]) -> CommentedSeq:

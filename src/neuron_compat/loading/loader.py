@@ -114,7 +114,6 @@ def _load_registry(root: Path | str) -> LoadResult:
     problems: list[Problem] = []
     releases: list[Release] = []
     stacks: list[Stack] = []
-    families: list[Family] = []
     meta_value: RegistryMeta | None = None
     transformers: TransformersSnapshot | None = None
     probe: ProbeSnapshot | None = None
@@ -147,14 +146,7 @@ def _load_registry(root: Path | str) -> LoadResult:
         if loaded:
             files[META_KEY] = loaded
 
-    instances: InstancesFile | None = None
-    instances_path = root / INSTANCES_FILE
-    if something_at(instances_path):  # optional: a registry without it has no instances (and no fit per instance)
-        loaded, instances = _load_one(instances_path, InstancesFile, problems)
-        if loaded:
-            files[INSTANCES_KEY] = loaded
-        if instances is None:
-            broken.add(INSTANCES_KEY)
+    instances = _load_instances(root / INSTANCES_FILE, files, broken, problems)
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if something_at(snapshot):
@@ -170,7 +162,28 @@ def _load_registry(root: Path | str) -> LoadResult:
 
     capability_files = _load_capabilities(root / CAPABILITIES_DIR, files, broken, problems)
 
-    families_dir = root / FAMILIES_DIR
+    families = _load_families(root / FAMILIES_DIR, files, problems)
+    registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
+                        probe=probe, meta=meta_value, instances=instances, files=files, broken=broken, capability_files=capability_files)
+    return LoadResult(registry, problems)
+
+
+def _load_instances(path: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
+                    problems: list[Problem]) -> InstancesFile | None:
+    """instances.yaml, optional: a registry without it has no instances (and `check` no fit per instance)."""
+    if not something_at(path):
+        return None
+    loaded, instances = _load_one(path, InstancesFile, problems)
+    if loaded:
+        files[INSTANCES_KEY] = loaded
+    if instances is None:
+        broken.add(INSTANCES_KEY)
+    return instances
+
+
+def _load_families(families_dir: Path, files: dict[FileKey, LoadedYaml], problems: list[Problem]) -> list[Family]:
+    """families/<id>.yaml, each named by its id, sorted by id."""
+    families: list[Family] = []
     for path in _family_paths(families_dir, problems):
         if path.name.startswith("."):
             continue
@@ -192,9 +205,7 @@ def _load_registry(root: Path | str) -> LoadResult:
             continue
         families.append(family)
     families.sort(key=lambda f: f.id)
-    registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        probe=probe, meta=meta_value, instances=instances, files=files, broken=broken, capability_files=capability_files)
-    return LoadResult(registry, problems)
+    return families
 
 
 def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],

@@ -9,14 +9,14 @@ from neuron_compat.check.compiled_view import FORMAT_VERSION
 from neuron_compat.check.tables import check_tables
 from neuron_compat.contract.models import Family
 from neuron_compat.loading.loaded_registry import Registry
-from neuron_compat.views.inherited_capabilities import effective_values
+from neuron_compat.views.inherited_capabilities import effective_for
 
 
 def family_to_json(family: Family, registry: Registry) -> dict[str, Any]:
-    """The family's YAML fields; each statement also carries `effective` (capabilities.effective_values)."""
+    """The family's YAML fields; each statement also carries `effective` (inherited_capabilities.effective_for)."""
     data = family.model_dump(mode="json")
     for statement, dumped in zip(family.support, data["support"], strict=True):
-        dumped["effective"] = effective_values(registry.capabilities_of(statement.stack), statement).to_json()
+        dumped["effective"] = effective_for(registry, family, statement).to_json()
     return data
 
 

@@ -23,7 +23,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from neuron_compat import __version__
 from neuron_compat.check.compiled_view import document_problem, parse_document
@@ -132,7 +132,8 @@ class _Cache:
 
 
 class _SameSchemeRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
+    def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                         headers: http.client.HTTPMessage, newurl: str) -> urllib.request.Request | None:
         check_url(newurl)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 

@@ -17,6 +17,7 @@ from neuron_compat.rules import (
     stack_lifecycle,
     stack_version_line,
     statement_completeness,
+    statement_scope,
     unique_model_types,
     upstream_model_types,
     version_ranges,
@@ -36,6 +37,7 @@ RULES: tuple[Rule, ...] = (
     optimum_neuron_registrations.RULE,
     capability_ranges.RULE,
     capability_subset.RULE,
+    statement_scope.RULE,
     instance_arithmetic.RULE,
 )
 

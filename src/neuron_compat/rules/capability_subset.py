@@ -11,14 +11,15 @@ from collections.abc import Iterator
 
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
-from neuron_compat.views.inherited_capabilities import FIELDS, capability_values, covering
+from neuron_compat.views.inherited_capabilities import FIELDS, capability_values, covering, scope_of
 
 
 def check(registry: Registry) -> Iterator[Finding]:
     for family in registry.families:
         key = family_key(family.id)
         for index, statement in enumerate(family.support):
-            ranges = covering(registry.capabilities_of(statement.stack), statement)
+            scope = scope_of(registry.stack_by_id.get(statement.stack), family)
+            ranges = covering(registry.capabilities_of(statement.stack), statement, scope)
             if not ranges:
                 continue
             notes = " ".join(note.text for note in statement.notes).lower()

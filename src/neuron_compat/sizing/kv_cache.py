@@ -44,7 +44,7 @@ def _kv_cache(config: Mapping[str, object], dtype: str) -> KvCacheBytes:
     text = sub_config(config, "text_config")
     if text is not None and not has(config, "num_hidden_layers"):
         result = kv_cache_bytes_per_token(text, name)
-        return KvCacheBytes(result.bytes_per_token, name, result.reason, ("from text_config",) + result.notes)
+        return KvCacheBytes(result.bytes_per_token, name, result.reason, ("from text_config", *result.notes))
     width = DTYPE_BYTES[name]
     try:
         if model_type in ("t5", "bart"):
