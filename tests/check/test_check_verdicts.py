@@ -321,15 +321,19 @@ def test_scoped_constraints_apply_only_to_their_task_or_checkpoint():
     """qwen3's vLLM Neuron `--runner=pooling` is for Qwen3-Embedding: a Qwen3ForCausalLM config never hears of it;
     --task feature-extraction or a Qwen3-Embedding repo id does. Python and the page's JS agree."""
     from neuron_compat.check.config_facts import facts_from_config
+    from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
-    from neuron_compat.commands.check import verdict_document
+    from neuron_compat.commands.check import answer_document
 
     result = validate_registry(ROOT / "registry")
     assert result.problems == []
     config = {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "torch_dtype": "bfloat16"}
     options = [{}, {"task": "feature-extraction"}, {"checkpoint": "Qwen/Qwen3-Embedding-8B"},
                {"checkpoint": "Qwen/Qwen3-32B"}, {"task": "text-generation", "checkpoint": "Qwen/Qwen3-Embedding-8B"}]
-    python = [json.loads(json.dumps(verdict_document(resolve(facts_from_config(config), result.registry, **o))))
+    document = registry_to_json(result.registry)
+    stacks = [stack.id for stack in result.registry.stacks]
+    python = [json.loads(json.dumps(answer_document(resolve(facts_from_config(config), result.registry, **o), config,
+                                                    document["instances"], stacks, FitOptions())))
               for o in options]
     mentions = ["--runner" in json.dumps(v["answers"]) for v in python]
     assert mentions == [False, True, True, False, False]
