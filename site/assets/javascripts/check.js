@@ -196,7 +196,9 @@
         row.appendChild(stackCell);
         row.appendChild(element("td", null, a.workload));
         row.appendChild(element("td", null, a.hardware.join(", ") || "\u2014"));
-        row.appendChild(element("td", "nc-verdict", a.display_status));
+        var verdictCell = element("td", "nc-verdict");
+        verdictCell.appendChild(element("span", "nc-status nc-status--" + (VERDICT_CSS[a.verdict] || "none"), a.display_status));
+        row.appendChild(verdictCell);
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
         row.appendChild(element("td", "nc-check-values", valuesLine(a) || "\u2014"));
@@ -272,6 +274,12 @@
       "and the repo is public)."));
   }
 
+  // A verdict's badge class: the same colours as the family pages and the matrix (.nc-status--*).
+  var VERDICT_CSS = {
+    "supported": "supported", "supported-with-requirements": "requirements", "partial": "partial",
+    "unsupported": "unsupported", "unknown": "unknown"
+  };
+
   function renderError(result, message) {
     result.replaceChildren();
     result.setAttribute("data-status", "error");
@@ -334,14 +342,18 @@
       }
 
       form.addEventListener("submit", function (event) { event.preventDefault(); run(); });
-      // The home page's "check" box sends ?q=<id>. Material also reads ?q= and opens its search dialog with it;
-      // here the id belongs in the Hub field, so the dialog is closed again (Material then drops q from the URL).
+      // The home page's "check" box sends ?model=<a Hub id or a pasted config.json>: JSON goes to the config box
+      // (and is checked once the registry has loaded), an id to the Hub field. An old link's ?q= is read too;
+      // Material also opens its search dialog for ?q=, so that dialog is closed again.
       var params = new URLSearchParams(window.location.search);
-      var asked = params.get("model") || params.get("q");
-      if (asked && hubInput) {
-        hubInput.value = asked.trim();
-        if (params.get("q")) closeSearchDialog(params.get("q"));
+      var asked = (params.get("model") || params.get("q") || "").trim();
+      var askedConfig = asked.charAt(0) === "{";
+      if (askedConfig) {
+        textarea.value = asked;
+      } else if (asked && hubInput) {
+        hubInput.value = asked;
       }
+      if (params.get("q")) closeSearchDialog(params.get("q"));
       if (fetchButton) {
         fetchButton.addEventListener("click", function () {
           if (!registry) return renderError(result, "The registry has not loaded yet.");
@@ -373,8 +385,9 @@
         if (dtypeSelect) fillSelect(dtypeSelect, Object.keys(data.check_tables.sizing_dtype_bytes), "the config's (else " + data.check_tables.fit_defaults.dtype + ")");
         var instanceSelect = container.querySelector("#nc-check-instance");
         if (instanceSelect) fillSelect(instanceSelect, ((data.instances || {}).instances || []).map(function (i) { return i.name; }), "all instances");
-        if (asked && hubInput) showHubHint(container, hubInput.value);  // the id rule comes with the registry
+        if (asked && !askedConfig && hubInput) showHubHint(container, hubInput.value);  // the id rule comes with the registry
         container.setAttribute("data-ready", "yes");
+        if (askedConfig) run();
       }).catch(function (error) {
         container.setAttribute("data-ready", "failed");
         renderError(result, "Could not load the registry (" + error.message + ").");
