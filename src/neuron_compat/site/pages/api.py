@@ -17,6 +17,7 @@ from neuron_compat.site import urls
 from neuron_compat.site.pages.instances import INSTANCES_JSON
 from neuron_compat.site.pages.matrix import MATRIX_JSON
 from neuron_compat.site.presentation import status_style
+from neuron_compat.site.search_identifiers import SEARCH_IDENTIFIERS_JSON, identifier_index
 from neuron_compat.site.support import ReleaseView, best_status, combinations
 from neuron_compat.site.templating import html_block
 from neuron_compat.site.templating import render as render_template
@@ -72,6 +73,9 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
 
 def render(registry: Registry) -> dict[str, str]:
     files = {REGISTRY_JSON: dumps(registry_to_json(registry))}
+    # compact: the header search fetches it on first use
+    files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families), ensure_ascii=False,
+                                                separators=(",", ":"), allow_nan=False) + "\n"
     view = ReleaseView(registry, registry.newest_release)
     for kind in SCHEMA_MODELS:
         files[urls.schema_json(kind)] = schema_text(kind)
