@@ -41,12 +41,20 @@
     try { return new URL(href, location.href).pathname; } catch (error) { return null; }
   }
 
+  /* The engine's own item for the page at `path` (an item of ours for it goes once the engine draws one). */
   function itemFor(list, path) {
+    var ours = null;
     for (var i = 0; i < list.children.length; i++) {
-      var link = list.children[i].querySelector("a[href]");
-      if (link && pathOf(link.getAttribute("href")) === path) return list.children[i];
+      var item = list.children[i];
+      var link = item.querySelector("a[href]");
+      if (!link || pathOf(link.getAttribute("href")) !== path) continue;
+      if (!item.hasAttribute(MARK)) {
+        if (ours) ours.remove();
+        return item;
+      }
+      ours = ours || item;
     }
-    return null;
+    return ours;
   }
 
   /* One engine's result list: where it is, the query, and how to draw an item the search did not return. */
@@ -89,6 +97,7 @@
     input: function () { var root = zensicalRoot(); return root && root.querySelector("input[role=combobox]"); },
     list: function () { var root = zensicalRoot(); return root && root.querySelector("ol"); },
     container: zensicalRoot, // its dialog redraws the list element itself
+    ownsEnter: true,
     item: function (family, href, list) {
       // Drawn like the engine's own items: a copy of the first one with its texts replaced.
       var model = list.querySelector(":scope > li:not([" + MARK + "])");
@@ -156,7 +165,26 @@
     document.addEventListener("input", attach, true);
     document.addEventListener("keyup", attach, true);
     document.addEventListener("focusin", function () { load(); }, true);
+    if (engine.ownsEnter) followTopOnEnter(engine);
     attach();
+  }
+
+  /* Zensical keeps its own keyboard selection (its first item, before the move): Enter in the search box,
+   * before any arrow key since the last edit, opens the item now on top, as a click on it would. */
+  function followTopOnEnter(engine) {
+    var arrowed = false;
+    document.addEventListener("keydown", function (event) {
+      var input = engine.input();
+      if (!input || event.composedPath()[0] !== input) return;
+      if (/^Arrow(Up|Down)$/.test(event.key)) { arrowed = true; return; }
+      if (event.key !== "Enter") { arrowed = false; return; }
+      var list = engine.list();
+      var top = list && list.querySelector(":scope > li > a[href]");
+      if (arrowed || !top || !targets(input.value).length) return;
+      event.preventDefault();
+      event.stopPropagation();
+      location.href = top.href;
+    }, true);
   }
 
   function start() {
