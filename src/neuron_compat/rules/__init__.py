@@ -10,6 +10,7 @@ from neuron_compat.rules import (
     capability_ranges,
     capability_subset,
     catalogue_order,
+    known_issues,
     known_references,
     optimum_neuron_registrations,
     source_dates,
@@ -17,6 +18,7 @@ from neuron_compat.rules import (
     stack_version_line,
     statement_completeness,
     statement_scope,
+    tested_configurations,
     unique_model_types,
     upstream_model_types,
     version_ranges,
@@ -37,6 +39,8 @@ RULES: tuple[Rule, ...] = (
     capability_ranges.RULE,
     capability_subset.RULE,
     statement_scope.RULE,
+    tested_configurations.RULE,
+    known_issues.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
