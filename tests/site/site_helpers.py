@@ -15,6 +15,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 BASE_REGISTRY = REPO / "tests" / "fixtures" / "registry"
 SITE_FIXTURES = Path(__file__).resolve().parent / "fixtures"
+REPOSITORY_INSTANCES = REPO / "registry" / "instances.yaml"
 ARTIFACTS = REPO / "test-artifacts"
 
 
@@ -31,6 +32,8 @@ def make_registry(target: Path) -> Path:
     for path in sorted((SITE_FIXTURES / "families").glob("*.yaml")):
         shutil.copy(path, target / "families" / path.name)
     shutil.copy(SITE_FIXTURES / "registry.yaml", target / "registry.yaml")
+    shutil.copytree(SITE_FIXTURES / "configurations", target / "configurations")  # the configurations page's rows
+    shutil.copy(REPOSITORY_INSTANCES, target / "instances.yaml")  # the instances those rows name
     return target
 
 
