@@ -97,6 +97,10 @@ class CompiledRegistry(RegistryIndexes):
         return self.document.get("data_version")
 
     @property
+    def instances(self) -> dict[str, Any] | None:
+        """The document's `instances` section (plain JSON of schema.InstancesFile), or None when it has none."""
+        section = self.document.get("instances")
+        return _plain(section) if isinstance(section, dict) else None
     def configuration_files(self) -> list[dict[str, Any]]:
         """The document's `configurations` (plain JSON of tested_configurations.ConfigurationsFile, one per file)."""
         section = self.document.get("configurations")

@@ -11,6 +11,7 @@ from neuron_compat.rules import (
     capability_subset,
     catalogue_order,
     known_issues,
+    instance_arithmetic,
     known_references,
     optimum_neuron_registrations,
     source_dates,
@@ -41,6 +42,7 @@ RULES: tuple[Rule, ...] = (
     statement_scope.RULE,
     tested_configurations.RULE,
     known_issues.RULE,
+    instance_arithmetic.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
