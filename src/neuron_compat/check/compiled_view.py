@@ -101,6 +101,8 @@ class CompiledRegistry(RegistryIndexes):
         """The document's `instances` section (plain JSON of schema.InstancesFile), or None when it has none."""
         section = self.document.get("instances")
         return _plain(section) if isinstance(section, dict) else None
+
+    @property
     def configuration_files(self) -> list[dict[str, Any]]:
         """The document's `configurations` (plain JSON of tested_configurations.ConfigurationsFile, one per file)."""
         section = self.document.get("configurations")
