@@ -13,6 +13,7 @@ from neuron_compat.contract.json_schema import ALL_SCHEMA_MODELS, schema_text
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.publishing.registry_document import dumps, family_to_json, registry_to_json
 from neuron_compat.site import urls
+from neuron_compat.site.pages.configurations import CONFIGURATIONS_JSON
 from neuron_compat.site.pages.matrix import MATRIX_JSON
 from neuron_compat.site.presentation import status_style
 from neuron_compat.site.support import ReleaseView, best_status, combinations
@@ -104,6 +105,7 @@ def fragment(registry: Registry) -> str:
         schemas=[urls.schema_json(kind) for kind in ALL_SCHEMA_MODELS],
         registry_json=REGISTRY_JSON,
         matrix_json=MATRIX_JSON,
+        configurations_json=CONFIGURATIONS_JSON,
         release_feed=urls.RELEASE_FEED,
         family_feed=urls.family_feed,
         family_count=len(registry.families),
