@@ -156,9 +156,8 @@ def document_problem(document: dict[str, Any]) -> str | None:
         return f"the registry document has format {fmt}; this neuron-compat reads format {FORMAT_VERSION}: upgrade it"
     from pydantic import TypeAdapter, ValidationError
 
-    from neuron_compat.contract.models import RegistryDocument
-
     from neuron_compat.contract.known_issues import KnownIssue
+    from neuron_compat.contract.models import RegistryDocument
     from neuron_compat.contract.tested_configurations import ConfigurationsFile
 
     try:

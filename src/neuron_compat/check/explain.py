@@ -39,7 +39,8 @@ def match_issues(text: str, issues: list[dict[str, Any]], stack: str | None = No
     for issue in issues:
         if stack and stack not in {s.get("stack") for s in issue.get("stacks") or [] if isinstance(s, dict)}:
             continue
-        rule = issue.get("match") if isinstance(issue.get("match"), dict) else {}
+        found_rule = issue.get("match")
+        rule: dict[str, Any] = found_rule if isinstance(found_rule, dict) else {}
         codes = [c for c in rule.get("codes") or [] if isinstance(c, str) and _code_forms(c) & tokens]
         phrases = [p for p in rule.get("phrases") or [] if isinstance(p, str) and p.casefold() in collapsed]
         if codes or phrases:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from neuron_compat.commands.common import EXIT_OK, EXIT_USAGE, write_or_report
-from neuron_compat.contract.models import SCHEMA_MODELS
+from neuron_compat.contract.json_schema import ALL_SCHEMA_MODELS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
         reason = "exists and is not a directory" if isinstance(error, FileExistsError) else error.strerror or error
         print(f"error: {args.out}: cannot write the schemas there: {reason}", file=sys.stderr)
         return EXIT_USAGE
-    for kind in SCHEMA_MODELS:
+    for kind in ALL_SCHEMA_MODELS:
         path = schema_path(args.out, kind)
         if not write_or_report(path, schema_text(kind)):
             return EXIT_USAGE
@@ -37,6 +37,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "(registry/schemas is what the files' yaml-language-server modelines point at). Exits 2 if --out "
         "names a file, or a schema file there is a directory, a device or a FIFO.",
     )
-    parser.add_argument("--kind", choices=tuple(SCHEMA_MODELS), default="family")
+    parser.add_argument("--kind", choices=tuple(ALL_SCHEMA_MODELS), default="family")
     parser.add_argument("--out", type=Path, help="write family/releases/stacks/registry .schema.json files into this directory")
     parser.set_defaults(handler=run)

@@ -6,11 +6,23 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from neuron_compat.contract.known_issues import KnownIssuesFile
 from neuron_compat.contract.models import SCHEMA_MODELS
+from neuron_compat.contract.tested_configurations import ConfigurationsFile
+
+ALL_SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    **SCHEMA_MODELS,
+    "configurations": ConfigurationsFile,
+    "known-issues": KnownIssuesFile,
+}
+"""Every registry file kind with a JSON Schema: models.SCHEMA_MODELS plus the files whose contracts live in their
+own modules (configurations/<source>.yaml, known-issues.yaml)."""
 
 
 def schema_for(kind: str) -> dict[str, Any]:
-    model = SCHEMA_MODELS[kind]
+    model = ALL_SCHEMA_MODELS[kind]
     schema = model.model_json_schema()
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{kind}.schema.json", **schema}
     return schema

@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from neuron_compat.contract.known_issues import KnownIssuesFile
 from neuron_compat.contract.models import (
     CapabilitiesFile,
     Family,
@@ -19,7 +20,6 @@ from neuron_compat.contract.models import (
     TransformersSnapshot,
 )
 from neuron_compat.contract.tested_configurations import ConfigurationsFile
-from neuron_compat.contract.known_issues import KnownIssuesFile
 from neuron_compat.loading.indexes import RegistryIndexes
 
 if TYPE_CHECKING:

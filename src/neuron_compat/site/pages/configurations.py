@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from neuron_compat.contract.vocabulary import Dtype
 from neuron_compat.contract.versions import version_key
+from neuron_compat.contract.vocabulary import Dtype
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page

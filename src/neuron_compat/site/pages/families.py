@@ -15,7 +15,6 @@ from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.probe_section import probe_context
 from neuron_compat.site.summary import family_advice
-from neuron_compat.site.tested_data import configuration_rows, family_issues
 from neuron_compat.site.support import (
     CurrentView,
     ReleaseView,
@@ -24,6 +23,7 @@ from neuron_compat.site.support import (
     search_terms,
     statement_groups,
 )
+from neuron_compat.site.tested_data import configuration_rows, family_issues
 from neuron_compat.views.at_release import CLAIM_STATUSES
 
 
