@@ -9,7 +9,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.loading.tested_loader import KNOWN_ISSUES_KEY
 from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, Finding, Rule
 from neuron_compat.rules.known_references import release_hint, stack_hint
-from neuron_compat.rules.tested_configurations import _did_you_mean
+from neuron_compat.rules.tested_configurations import did_you_mean, missing_family
 
 
 def check(registry: Registry) -> Iterator[Finding]:
@@ -25,9 +25,9 @@ def check(registry: Registry) -> Iterator[Finding]:
             yield Finding(key, (*where, "id"), f"known issue id '{issue.id}' is used twice", "give each its own id")
         seen.add(issue.id)
         for f_index, family in enumerate(issue.families):
-            if family not in registry.family_by_id:
+            if missing_family(registry, family):
                 yield Finding(key, (*where, "families", f_index), f"family '{family}' is not in families/",
-                              _did_you_mean(family, sorted(registry.family_by_id), "family"))
+                              did_you_mean(family, sorted(registry.family_by_id), "family", "families"))
         for s_index, affected in enumerate(issue.stacks):
             at = (*where, "stacks", s_index)
             stack = registry.stack_by_id.get(affected.stack)
@@ -48,7 +48,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                 if stack is not None and version not in own:
                     yield Finding(key, (*at, "stack_versions", v_index),
                                   f"'{version}' is not a known {stack.id} version in stacks.yaml",
-                                  _did_you_mean(version, own, f"{stack.id} version"))
+                                  did_you_mean(version, own, f"{stack.id} version"))
 
 
 RULE = Rule("known-issues", __doc__ or "", check)

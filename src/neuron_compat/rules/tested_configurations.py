@@ -12,12 +12,20 @@ from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding,
 from neuron_compat.rules.known_references import release_hint, stack_hint
 
 
-def _did_you_mean(value: str, known: list[str], what: str) -> str:
+def did_you_mean(value: str, known: list[str], what: str, plural: str | None = None) -> str:
     close = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
     if close:
         return f"did you mean '{close[0]}'?"
-    return f"no {what} is listed" if not known else f"known {what}s: " + ", ".join(known[:12]) + (
+    return f"no {what} is listed" if not known else f"known {plural or what + 's'}: " + ", ".join(known[:12]) + (
         ", ..." if len(known) > 12 else "")
+
+
+def missing_family(registry: Registry, family: str) -> bool:
+    """The family is not in the registry and has no file of its own that failed to load (whose problems are
+    reported already: a second problem here would only repeat them)."""
+    if family in registry.family_by_id:
+        return False
+    return not (registry.root / "families" / f"{family}.yaml").exists()
 
 
 def instance_names(registry: Registry) -> list[str] | None:
@@ -30,9 +38,9 @@ def instance_names(registry: Registry) -> list[str] | None:
 
 def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str | int, ...],
                             configuration: TestedConfiguration, instances: list[str] | None) -> Iterator[Finding]:
-    if configuration.family not in registry.family_by_id:
+    if missing_family(registry, configuration.family):
         yield Finding(key, (*where, "family"), f"family '{configuration.family}' is not in families/",
-                      _did_you_mean(configuration.family, sorted(registry.family_by_id), "family"))
+                      did_you_mean(configuration.family, sorted(registry.family_by_id), "family", "families"))
     stack = registry.stack_by_id.get(configuration.stack)
     if stack is None and STACKS_KEY not in registry.broken:
         yield Finding(key, (*where, "stack"), f"stack '{configuration.stack}' is not in stacks.yaml",
@@ -40,7 +48,7 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
     if stack is not None and configuration.stack_version is not None:
         own = [v.version for v in stack.versions]
         if configuration.stack_version not in own:
-            hint = _did_you_mean(configuration.stack_version, own, f"{stack.id} version")
+            hint = did_you_mean(configuration.stack_version, own, f"{stack.id} version")
             yield Finding(key, (*where, "stack_version"),
                           f"'{configuration.stack_version}' is not a known {stack.id} version in stacks.yaml", hint)
     release = configuration.release
@@ -53,7 +61,7 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
                           "the registry has no instances.yaml", "add instances.yaml, or set instance: null")
         elif configuration.instance not in instances:
             yield Finding(key, (*where, "instance"), f"instance '{configuration.instance}' is not in instances.yaml",
-                          _did_you_mean(configuration.instance, instances, "instance"))
+                          did_you_mean(configuration.instance, instances, "instance"))
 
 
 def check(registry: Registry) -> Iterator[Finding]:
