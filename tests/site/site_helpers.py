@@ -32,8 +32,9 @@ def make_registry(target: Path) -> Path:
     for path in sorted((SITE_FIXTURES / "families").glob("*.yaml")):
         shutil.copy(path, target / "families" / path.name)
     shutil.copy(SITE_FIXTURES / "registry.yaml", target / "registry.yaml")
-    shutil.copytree(SITE_FIXTURES / "configurations", target / "configurations")  # the configurations page's rows
-    shutil.copy(REPOSITORY_INSTANCES, target / "instances.yaml")  # the instances those rows name
+    if REPOSITORY_INSTANCES.exists():  # the configurations page's rows, and the instances those rows name
+        shutil.copytree(SITE_FIXTURES / "configurations", target / "configurations")
+        shutil.copy(REPOSITORY_INSTANCES, target / "instances.yaml")
     return target
 
 

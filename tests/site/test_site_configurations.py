@@ -6,6 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from site_helpers import REPOSITORY_INSTANCES
+
+pytestmark = pytest.mark.skipif(not REPOSITORY_INSTANCES.exists(), reason="the site fixture's configurations need "
+                                "registry/instances.yaml")
+
 
 def _ids(page: object) -> list[str]:
     return page.eval_on_selector_all("[data-nc-crows] tr", "rows => rows.map(r => r.getAttribute('data-nc-id'))")  # type: ignore[attr-defined]
