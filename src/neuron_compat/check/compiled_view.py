@@ -103,19 +103,19 @@ class CompiledRegistry(RegistryIndexes):
     @property
     def instances(self) -> dict[str, Any] | None:
         """The document's `instances` section (plain JSON of schema.InstancesFile), or None when it has none."""
-        section = self.document.get("instances")
+        section = self.section("instances")
         return _plain(section) if isinstance(section, dict) else None
 
     @property
     def configuration_files(self) -> list[dict[str, Any]]:
         """The document's `configurations` (plain JSON of tested_configurations.ConfigurationsFile, one per file)."""
-        section = self.document.get("configurations")
+        section = self.section("configurations")
         return [_plain(item) for item in section if isinstance(item, dict)] if isinstance(section, list) else []
 
     @property
     def known_issues(self) -> list[dict[str, Any]]:
         """The document's `known_issues` (plain JSON of known_issues.KnownIssue)."""
-        section = self.document.get("known_issues")
+        section = self.section("known_issues")
         return [_plain(item) for item in section if isinstance(item, dict)] if isinstance(section, list) else []
 
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
