@@ -14,9 +14,11 @@ from neuron_compat.contract.vocabulary import Workload
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.presentation import NO_STATEMENT, STATUS_ORDER
 from neuron_compat.views.at_release import (
+    CellState,
     Held,
     StackStates,
     beyond_horizon,
+    cell_at,
     held_at,
     stack_shipped,
     stack_states,
@@ -91,6 +93,12 @@ class ReleaseView:
         if self.release is None:
             return []
         return held_at(family, self.release, self._states, stack, workload)
+
+    def cell(self, family: Family, stack: str, workload: str, hardware: str | None = None) -> CellState:
+        """`views.cell_at` at this release (holds / not yet / ended / no statement)."""
+        if self.release is None:
+            return CellState("no-statement")
+        return cell_at(self.registry, family, stack, workload, hardware, self.release, self._states)
 
 
 def current_release(registry: Registry, stack: Stack) -> str | None:
