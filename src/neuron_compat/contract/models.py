@@ -635,3 +635,7 @@ class RegistryDocument(BaseModel):
         default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")
     check_tables: CheckTables | None = Field(
         default=None, description="The constant tables the site's check page reads (check_tables.py).")
+    at_release: dict[str, dict[str, list[list[Any]]]] | None = Field(
+        default=None,
+        description="views.cell_at at every release, per family id and 'stack workload', as spans "
+        "[first, last, state] over the releases sorted by version (publishing.release_table).")
