@@ -149,7 +149,11 @@ class MatrixRow:
     family: Family
     stack: Stack
     workload: str
-    held: tuple[Held, ...]
+    state: CellState
+
+    @property
+    def held(self) -> tuple[Held, ...]:
+        return self.state.held
 
     @property
     def status(self) -> str:
@@ -173,5 +177,5 @@ def matrix_rows(registry: Registry, view: ReleaseView) -> list[MatrixRow]:
     combos = combinations(registry)
     for family in registry.families:
         for stack, workload in combos:
-            rows.append(MatrixRow(family, stack, workload, tuple(view.held(family, stack.id, workload))))
+            rows.append(MatrixRow(family, stack, workload, view.cell(family, stack.id, workload)))
     return rows
