@@ -102,10 +102,14 @@ class ReleaseView:
 
 
 def current_release(registry: Registry, stack: Stack) -> str | None:
-    """A stack's current release: the newest Neuron release that ships it and that its own newest version
-    targets (optimum-neuron trails Neuron), or for a stack no longer shipped its last release."""
+    """A stack's current release: the newest Neuron release its own newest version targets (optimum-neuron trails
+    Neuron), else the newest release. A stack no longer shipped is at the newest release too, where its
+    statements have ended (cell_at says "ended at R"): its last claims are not "now"."""
+    newest = registry.newest_release
+    if newest is None or not stack_shipped(stack, newest):
+        return newest
     usable = [v for v in registry.release_versions if stack_shipped(stack, v) and not beyond_horizon(stack, v)]
-    return usable[-1] if usable else registry.newest_release
+    return usable[-1] if usable else newest
 
 
 class CurrentView:

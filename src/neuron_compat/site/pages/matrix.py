@@ -32,7 +32,7 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
     freshness = Freshness.of(registry)
     rows = matrix_rows(registry, ReleaseView(registry, None))
     index = {(r.family.id, r.stack.id, r.workload): i for i, r in enumerate(rows)}
-    statements = []
+    statements: list[dict[str, Any]] = []
     cells: list[list[list[Any]]] = [[] for _ in rows]
     for family in registry.families:
         reference: dict[int, int] = {}  # position in family.support -> position in `statements`
