@@ -334,7 +334,7 @@
     var answer = {
       stack: stack.id, stack_name: stack.name, workload: statement.workload, hardware: held.hardware.slice(),
       status: status, verdict: verdict,
-      display_status: verdict === "supported" && requirements ? "supported-with-requirements" : verdict,
+      display_status: requirements && T.with_requirements[verdict] || verdict,
       attention: effective.attention.values.slice(), dtypes: effective.dtypes.values.slice(),
       quantization: effective.quantization.values.slice(), attention_origin: effective.attention.origin,
       dtypes_origin: effective.dtypes.origin, quantization_origin: effective.quantization.origin,
@@ -408,7 +408,7 @@
     }
     if (!answers.length) return family.name + ": unknown at Neuron " + release + " (no statement for this stack or workload)";
     var result = family.name + ": " + status + " at Neuron " + release;
-    if (status === "supported" || status === "partial") {
+    if (T.claim_statuses.indexOf(status) >= 0) {
       result += " on " + unique(answers.filter(function (a) { return a.verdict === status; })
         .map(function (a) { return a.stack; })).join(", ");
     }

@@ -34,13 +34,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from neuron_compat.check.config_facts import ModelConfigFacts
 from neuron_compat.contract.versions import version_key
-from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
+from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX, is_claim
 from neuron_compat.views.at_release import (
     ENDED,
     HOLDS,
     NO_STATEMENT,
     NOT_YET,
     REQUIREMENT_KINDS,
+    WITH_REQUIREMENTS,
     CellState,
     Held,
     cell_at,
@@ -406,7 +407,7 @@ def _answer(stack: Stack, held: Held, facts: ModelConfigFacts, family_caveats: l
     if left_constraints or left_notes:
         caveats.append(_left_out_caveat(family, left_constraints, left_notes))
     requirements = any(str(c.kind) in REQUIREMENT_KINDS for c in constraints)
-    display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
+    display = WITH_REQUIREMENTS.get(verdict, verdict) if requirements else verdict
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
         hardware=list(held.hardware), status=status, verdict=verdict, display_status=display,
@@ -514,7 +515,7 @@ def _summary(facts: ModelConfigFacts, family: Family | None, status: str, answer
     if not answers:
         return f"{family.name}: unknown at Neuron {release} (no statement for this stack or workload)"
     text = f"{family.name}: {status} at Neuron {release}"
-    if status in ("supported", "partial"):
+    if is_claim(status):
         stacks = list(dict.fromkeys(a.stack for a in answers if a.verdict == status))
         text += f" on {', '.join(stacks)}"
     return text

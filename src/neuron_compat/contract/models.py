@@ -612,6 +612,9 @@ class CheckTables(BaseModel):
         description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
     claim_statuses: list[str] = Field(
         default_factory=list, description="vocabulary.CLAIM_STATUSES: the statuses that claim a model runs, sorted.")
+    with_requirements: dict[str, str] = Field(
+        default_factory=dict,
+        description="views.WITH_REQUIREMENTS: the drawn status of a status whose statement needs settings.")
 
 
 class RegistryDocument(BaseModel):

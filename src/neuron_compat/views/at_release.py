@@ -70,11 +70,14 @@ CLAIM_STATUSES = VOCABULARY_CLAIM_STATUSES
 """Re-exported from the contract (`vocabulary.is_claim` is the test): what coverage, counts and advice count."""
 
 
+WITH_REQUIREMENTS = {str(Status.SUPPORTED): "supported-with-requirements"}
+"""The drawn status of a status whose statement needs a flag, variable or setting (the check page reads it)."""
+
+
 def display_status(statement: Statement) -> str:
     """The status as drawn: 'supported' becomes 'supported-with-requirements' when flags must be set."""
-    if statement.status == Status.SUPPORTED and has_requirements(statement):
-        return "supported-with-requirements"
-    return str(statement.status)
+    status = str(statement.status)
+    return WITH_REQUIREMENTS.get(status, status) if has_requirements(statement) else status
 
 
 @dataclass(frozen=True, order=True)
