@@ -12,7 +12,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from neuron_compat.contract.hub_ids import is_valid_repo_id
+from neuron_compat.contract import catalogue_rules
+from neuron_compat.contract.hub_ids import REPO_ID_PATTERN, REPO_ID_REFUSED, is_valid_repo_id
+from neuron_compat.contract.schema_rules import (
+    END,
+    Catalogue,
+    CatalogueRef,
+    TextRule,
+    add_model_rules,
+    any_case,
+    controls_rule,
+    given,
+    non_empty,
+    refuse_text,
+    when,
+)
+from neuron_compat.contract.statement_requirements import STATUSES_NEEDING_NOTES, STATUSES_NEEDING_SINCE
 from neuron_compat.contract.versions import NEURON_VERSION_PATTERN, is_neuron_version
 from neuron_compat.contract.vocabulary import (
     Attention,
@@ -31,11 +46,24 @@ from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_charact
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
 _SLUG = re.compile(SLUG_PATTERN)
-_RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*$|&#?[A-Za-z0-9]+;")
+
+# The text rules, each one pattern read by the validators below and by the editor schema (schema_rules.py).
+_RAW_HTML = TextRule(
+    rf"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*{END}|&#?[A-Za-z0-9]+;",
+    "raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
 # Inline links `[x](javascript:...)` and reference definitions `[x]: javascript:...` (which any Markdown
-# renderer of the JSON API would turn into a link).
-_UNSAFE_LINK = re.compile(r"(?:\]\(\s*|^[ ]{0,3}\[[^\]]+\]:\s*)(?:javascript|data|vbscript|file):",
-                          re.IGNORECASE | re.MULTILINE)
+# renderer of the JSON API would turn into a link); any ASCII case, a definition at the start of any line.
+_UNSAFE_LINK = TextRule(
+    r"(?:\]\(\s*|(?:^|\n)[ ]{0,3}\[[^\]]+\]:\s*)(?:" + "|".join(map(any_case, ("javascript", "data", "vbscript", "file")))
+    + "):",
+    "links in registry text must be https://")
+_MARKDOWN_CONTROLS = controls_rule(allowed="\n\t")
+_SINGLE_LINE = TextRule(r"\n", "must be a single line")
+_PLAIN_CONTROLS = controls_rule()
+_ANGLE_BRACKETS = TextRule(r"[<>]", "angle brackets are not allowed in names")
+_URL_CHARACTERS = TextRule(r"[\s<>\"'`]", "links must not contain spaces, quotes or angle brackets")
+_NOT_A_REPO_ID = TextRule(rf"^(?!(?:{REPO_ID_PATTERN}){END})|{REPO_ID_REFUSED}",
+                          "not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
 
 
 def _require_text(value: Any) -> Any:
@@ -72,17 +100,12 @@ def _check_slug(value: str) -> str:
 def _check_https(value: str) -> str:
     if not value.startswith("https://"):
         raise ValueError(f"links must start with https:// (got {value[:60]!r})")
-    if any(ch.isspace() for ch in value) or any(ch in value for ch in "<>\"'`"):
-        raise ValueError("links must not contain spaces, quotes or angle brackets")
-    return value
+    return refuse_text(_URL_CHARACTERS)(value)
 
 
 def _check_markdown(value: str) -> str:
-    if _RAW_HTML.search(value):
-        raise ValueError("raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
-    if _UNSAFE_LINK.search(value):
-        raise ValueError("links in registry text must be https://")
-    _refuse_controls(value, allowed="\n\t")
+    refuse_text(_RAW_HTML, _UNSAFE_LINK)(value)
+    _refuse_controls(value, allowed="\n\t")  # the message names the character (_MARKDOWN_CONTROLS is its pattern)
     return value
 
 
@@ -95,12 +118,9 @@ def _refuse_controls(value: str, allowed: str = "") -> None:
 
 
 def _check_plain_text(value: str) -> str:
-    if "\n" in value:
-        raise ValueError("must be a single line")
-    _refuse_controls(value)
-    if "<" in value or ">" in value:
-        raise ValueError("angle brackets are not allowed in names")
-    return value
+    refuse_text(_SINGLE_LINE)(value)
+    _refuse_controls(value)  # the message names the character (_PLAIN_CONTROLS is its pattern)
+    return refuse_text(_ANGLE_BRACKETS)(value)
 
 
 def _check_repo_id(value: str) -> str:
@@ -116,10 +136,12 @@ Text = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_le
 # TYPE_LABEL in json_schema_extra: how the schema reference (site/pages/contributing.py) names the type.
 TYPE_LABEL = "x-type-label"
 PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text),
-                      Field(min_length=1, max_length=200, json_schema_extra={TYPE_LABEL: "text (one line)"})]
+                      Field(min_length=1, max_length=200, json_schema_extra={TYPE_LABEL: "text (one line)"}),
+                      _SINGLE_LINE, _PLAIN_CONTROLS, _ANGLE_BRACKETS]
 Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown),
                      Field(min_length=1, max_length=2000,
-                           json_schema_extra={TYPE_LABEL: "Markdown (code, *emphasis*, https links)"})]
+                           json_schema_extra={TYPE_LABEL: "Markdown (code, *emphasis*, https links)"}),
+                     _RAW_HTML, _UNSAFE_LINK, _MARKDOWN_CONTROLS]
 Slug = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_slug),
                  Field(max_length=64, json_schema_extra={"pattern": SLUG_PATTERN, TYPE_LABEL: "slug (a-z, 0-9, - or _)"})]
 NeuronVersion = Annotated[
@@ -133,9 +155,14 @@ StackVersionText = Annotated[str, BeforeValidator(_require_text),
                              Field(min_length=1, max_length=40, pattern=r"^[0-9][0-9A-Za-z.+-]*$",
                                    json_schema_extra={TYPE_LABEL: "version text (e.g. '0.4.5')"})]
 HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https),
-                     Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"})]
+                     Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"}),
+                     _URL_CHARACTERS]
 RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id),
-                   Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"})]
+                   Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"}), _NOT_A_REPO_ID]
+ReleaseRef = Annotated[NeuronVersion, CatalogueRef("release")]
+"""A release that releases.yaml lists (the editor schema enumerates them)."""
+StackRef = Annotated[Slug, CatalogueRef("stack")]
+"""A stack that stacks.yaml lists (the editor schema enumerates them)."""
 Identifier = Annotated[str, BeforeValidator(_require_text),
                        Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$", json_schema_extra={TYPE_LABEL: "identifier"})]
 
@@ -143,7 +170,13 @@ Identifier = Annotated[str, BeforeValidator(_require_text),
 class Model(BaseModel):
     """Base of every registry model: unknown keys are errors; instances are immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, validate_default=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, validate_default=False,
+                              json_schema_extra=add_model_rules)
+
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        """`allOf` entries of the editor schema for this model's own rules (schema_rules.add_model_rules)."""
+        return []
 
 
 # --- releases.yaml ------------------------------------------------------------------------------
@@ -173,7 +206,7 @@ class StackVersion(Model):
     """A release of a stack with its own version line (e.g. optimum-neuron 0.4.5)."""
 
     version: StackVersionText = Field(description="The stack's own version, e.g. '0.4.5'.")
-    neuron: NeuronVersion = Field(description="The Neuron SDK release this version targets.")
+    neuron: ReleaseRef = Field(description="The Neuron SDK release this version targets.")
     date: Date | None = Field(default=None, description="Release date of that version.")
 
 
@@ -217,8 +250,8 @@ class Stack(Model):
     hardware: list[Hardware] = Field(min_length=1, description="Hardware it runs on.")
     workloads: list[Workload] = Field(min_length=1, description="Workloads it serves.")
     status: StackStatus = Field(description="Its lifecycle.")
-    since: NeuronVersion | None = Field(default=None, description="First catalogued Neuron release that ships it.")
-    end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
+    since: ReleaseRef | None = Field(default=None, description="First catalogued Neuron release that ships it.")
+    end_of_support: ReleaseRef | None = Field(default=None, description="First Neuron release without it.")
     status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
     ends: list[StackEnd] = Field(
         default_factory=list,
@@ -251,7 +284,7 @@ class Source(Model):
     kind: SourceKind = Field(description="What kind of evidence the source is.")
     verified: Date = Field(description="When this source was last read (or the run last repeated) and still said so.")
     by: PlainText | None = Field(default=None, description="Who verified it (GitHub handle), for runs and reports.")
-    release: NeuronVersion | None = Field(default=None, description="For runs: the Neuron release used.")
+    release: ReleaseRef | None = Field(default=None, description="For runs: the Neuron release used.")
     instance: Identifier | None = Field(default=None, description="For runs: the instance type, e.g. trn2.48xlarge.")
 
 
@@ -273,6 +306,14 @@ class AppliesTo(Model):
         return self
 
 
+NAMED_CONSTRAINT_KINDS = (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING)
+"""Constraint kinds that need a `name` (the flag, variable or setting)."""
+COUNTED_CONSTRAINT_KINDS = (ConstraintKind.PADDING_MULTIPLE, ConstraintKind.MAX_SEQUENCE_LENGTH, ConstraintKind.MAX_BATCH_SIZE)
+"""Constraint kinds whose `value` is a positive integer."""
+NOTED_CONSTRAINT_KINDS = (ConstraintKind.OTHER,)
+"""Constraint kinds that need a `note` saying what they are."""
+
+
 class Constraint(Model):
     """A requirement that holds for the statement: structured, never hidden in prose."""
 
@@ -286,14 +327,22 @@ class Constraint(Model):
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Constraint:
         kind = ConstraintKind(self.kind)
-        if kind in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING) and not self.name:
+        if kind in NAMED_CONSTRAINT_KINDS and not self.name:
             raise ValueError(f"a '{kind.value}' constraint needs a name (the flag, variable or setting)")
-        integer_kinds = (ConstraintKind.PADDING_MULTIPLE, ConstraintKind.MAX_SEQUENCE_LENGTH, ConstraintKind.MAX_BATCH_SIZE)
-        if kind in integer_kinds and (isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1):
+        if kind in COUNTED_CONSTRAINT_KINDS and (isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1):
             raise ValueError(f"a '{kind.value}' constraint needs a positive integer value")
-        if kind is ConstraintKind.OTHER and not self.note:
-            raise ValueError("an 'other' constraint needs a note saying what it is")
+        if kind in NOTED_CONSTRAINT_KINDS and not self.note:
+            raise ValueError(f"an '{kind.value}' constraint needs a note saying what it is")
         return self
+
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        return [
+            when("kind", NAMED_CONSTRAINT_KINDS, given("name")),
+            when("kind", COUNTED_CONSTRAINT_KINDS,
+                 {"required": ["value"], "properties": {"value": {"type": "integer", "minimum": 1}}}),
+            when("kind", NOTED_CONSTRAINT_KINDS, given("note")),
+        ]
 
 
 class Parallelism(Model):
@@ -311,7 +360,7 @@ class Parallelism(Model):
 class Note(Model):
     """A short Markdown remark, optionally tied to the Neuron release where behaviour changed."""
 
-    release: NeuronVersion | None = Field(default=None, description="The Neuron release the remark is about.")
+    release: ReleaseRef | None = Field(default=None, description="The Neuron release the remark is about.")
     text: Markdown = Field(description="The remark, in Markdown.")
     applies_to: AppliesTo | None = Field(
         default=None, description="Only these tasks or checkpoints of the family (default: all of them).")
@@ -320,12 +369,12 @@ class Note(Model):
 class Statement(Model):
     """What one stack does for this family, for one workload, on some hardware, over a release range."""
 
-    stack: Slug = Field(description="A stack id from stacks.yaml.")
+    stack: StackRef = Field(description="A stack id from stacks.yaml.")
     workload: Workload = Field(description="inference or training.")
     hardware: list[Hardware] = Field(min_length=1, description="Neuron hardware generations the statement covers.")
     status: Status = Field(description="What holds over the release range.")
-    since: NeuronVersion | None = Field(default=None, description="First Neuron release where this holds; required unless unknown.")
-    until: NeuronVersion | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
+    since: ReleaseRef | None = Field(default=None, description="First Neuron release where this holds; required unless unknown.")
+    until: ReleaseRef | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
     stack_since: StackVersionText | None = Field(default=None, description="First version of the stack's own line (e.g. optimum-neuron).")
     stack_until: StackVersionText | None = Field(default=None, description="First version of the stack's own line without it.")
     attention: list[Attention] = Field(default_factory=list, description="Attention implementations that work, per the source.")
@@ -336,6 +385,12 @@ class Statement(Model):
     notes: list[Note] = Field(default_factory=list, description="Short Markdown remarks, optionally tied to the release where behaviour changed.")
     sources: list[Source] = Field(min_length=1, description="At least one https source for the claim.")
 
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        rules = [when("status", STATUSES_NEEDING_SINCE, given("since")),
+                 when("status", STATUSES_NEEDING_NOTES, non_empty("notes"))]
+        return rules + (catalogue_rules.statement_rules(catalogue) if catalogue else [])
+
     @property
     def anchor(self) -> str:
         """The stable fragment id of this statement's stack x workload on the family page."""
@@ -344,6 +399,10 @@ class Statement(Model):
     @property
     def last_verified(self) -> dt.date:
         return max(source.verified for source in self.sources)
+
+
+IDENTIFYING_FIELDS = ("model_types", "pipelines")
+"""A family lists at least one of these."""
 
 
 class Family(Model):
@@ -368,12 +427,21 @@ class Family(Model):
 
     @model_validator(mode="after")
     def _identifies_something(self) -> Family:
-        if not self.model_types and not self.pipelines:
+        if not any(getattr(self, name) for name in IDENTIFYING_FIELDS):
             raise ValueError("a family needs at least one model_type (or diffusers pipeline)")
         return self
 
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        rules = [{"anyOf": [non_empty(name) for name in IDENTIFYING_FIELDS]}]
+        return rules + (catalogue_rules.family_rules(catalogue) if catalogue else [])
+
 
 # --- capabilities/<stack-id>.yaml ----------------------------------------------------------------
+
+
+CAPABILITY_VALUE_FIELDS = ("attention", "dtypes", "quantization")
+"""A capability range states at least one of these."""
 
 
 class Capability(Model):
@@ -385,8 +453,8 @@ class Capability(Model):
 
     workload: Workload = Field(description="The workload these values hold for.")
     hardware: list[Hardware] = Field(min_length=1, description="Hardware these values hold on.")
-    since: NeuronVersion = Field(description="First Neuron release where these values hold.")
-    until: NeuronVersion | None = Field(default=None, description="First Neuron release where they no longer hold (exclusive).")
+    since: ReleaseRef = Field(description="First Neuron release where these values hold.")
+    until: ReleaseRef | None = Field(default=None, description="First Neuron release where they no longer hold (exclusive).")
     stack_since: StackVersionText | None = Field(
         default=None, description="For a stack with its own version line: its first version with these values.")
     stack_until: StackVersionText | None = Field(
@@ -403,9 +471,13 @@ class Capability(Model):
 
     @model_validator(mode="after")
     def _states_something(self) -> Capability:
-        if not (self.attention or self.dtypes or self.quantization):
+        if not any(getattr(self, name) for name in CAPABILITY_VALUE_FIELDS):
             raise ValueError("a capability range needs at least one of attention, dtypes or quantization")
         return self
+
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        return [{"anyOf": [non_empty(name) for name in CAPABILITY_VALUE_FIELDS]}]
 
 
 class CapabilitiesFile(Model):
@@ -420,7 +492,7 @@ class CapabilitiesFile(Model):
     two ranges of one workload and hardware overlap) and capability-subset (a statement's own values).
     """
 
-    stack: Slug = Field(description="The stack id from stacks.yaml; must equal the file name without .yaml.")
+    stack: StackRef = Field(description="The stack id from stacks.yaml; must equal the file name without .yaml.")
     capabilities: list[Capability] = Field(min_length=1, description="The stack's capability ranges.")
 
 

@@ -1,9 +1,11 @@
-"""A claim says what it needs to: supported/partial name a since release, partial and unsupported explain why."""
+"""A claim says what it needs to: supported/partial name a since release, partial and unsupported explain why;
+the workload and hardware are ones the stack has."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from neuron_compat.contract.statement_requirements import STATUSES_NEEDING_NOTES, STATUSES_NEEDING_SINCE
 from neuron_compat.contract.vocabulary import Status
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
@@ -14,10 +16,10 @@ def check(registry: Registry) -> Iterator[Finding]:
         key = family_key(family.id)
         for index, statement in enumerate(family.support):
             status = Status(statement.status)
-            if status in (Status.SUPPORTED, Status.PARTIAL) and statement.since is None:
+            if status in STATUSES_NEEDING_SINCE and statement.since is None:
                 yield Finding(key, ("support", index, "status"), f"a '{status.value}' statement needs a since release",
                               "add since: the first Neuron release where it holds", )
-            if status in (Status.PARTIAL, Status.UNSUPPORTED) and not statement.notes:
+            if status in STATUSES_NEEDING_NOTES and not statement.notes:
                 yield Finding(key, ("support", index, "status"), f"a '{status.value}' statement needs a note saying why",
                               "add notes: [{text: ...}] describing what is limited or missing")
             stack = registry.stack_by_id.get(statement.stack)
@@ -25,11 +27,17 @@ def check(registry: Registry) -> Iterator[Finding]:
                 yield Finding(key, ("support", index, "workload"),
                               f"stack '{stack.id}' does not do {statement.workload}",
                               "its workloads are: " + ", ".join(stack.workloads))
+            if stack is not None:
+                for h_index, hardware in enumerate(statement.hardware):
+                    if hardware not in stack.hardware:
+                        yield Finding(key, ("support", index, "hardware", h_index),
+                                      f"stack '{stack.id}' does not run on {hardware}",
+                                      "its hardware in stacks.yaml: " + ", ".join(stack.hardware))
 
 
 RULE = Rule(
     name="statement-completeness",
     description="supported/partial statements name a since release; partial/unsupported ones carry a note; "
-    "the workload is one the stack does.",
+    "the workload and hardware are ones the stack has.",
     check=check,
 )
