@@ -92,8 +92,9 @@ def test_hub_id_from_the_home_page_is_offered_with_a_link(check_page, check_site
     page = check_page
     open_check_page(page, check_site_url, "?q=Qwen%2FQwen3-8B")
     assert page.input_value("#nc-check-hub-id") == "Qwen/Qwen3-8B"
-    # Material opens its search dialog for ?q= too; the page closes it again so the form can be used
-    page.wait_for_timeout(1500)
+    # Material opens its search dialog for ?q= too; the page closes it again so the form can be used, and
+    # Material, closing it, drops q from the address
+    page.wait_for_function("!new URLSearchParams(location.search).has('q')", timeout=10_000)
     assert page.evaluate("document.querySelector('input[data-md-toggle=search]').checked") is False
     assert page.input_value("input.md-search__input") == ""
     paste_and_check(page, (CONFIGS / "qwen3-8b.json").read_text(encoding="utf-8"))

@@ -188,9 +188,13 @@ def test_check_page_renders_pasted_and_registry_text_inertly(hostile_page, base_
         page.locator("#nc-check form").evaluate("form => form.requestSubmit()")
         page.wait_for_function("document.querySelector('#nc-check-result').textContent.trim().length > 0")
         assert page.evaluate(FIND_ESCAPES) == [], config
+    shown = page.locator("#nc-check-result").evaluate("result => result.textContent")
     page.fill("#nc-check-config", json.dumps(configs[0]))
     page.locator("#nc-check form").evaluate("form => form.requestSubmit()")
-    page.wait_for_timeout(200)
+    page.wait_for_function("""shown => {
+        const text = document.querySelector('#nc-check-result').textContent;
+        return text.trim().length > 0 && text !== shown;
+    }""", arg=shown, timeout=10_000)  # the answer to configs[0] replaced the one to configs[1]
     result = page.locator("#nc-check-result").inner_text()
     assert PLAIN[0] in result or "hostile" in result.lower()
 

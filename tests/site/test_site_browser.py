@@ -147,8 +147,12 @@ def test_hostile_registry_text_is_shown_as_text_and_never_runs(site_page, serve,
             page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
             name = page.locator("tr.nc-row[data-family=custom-phi] a").first.inner_text()
             assert '{: onclick="window.__pwned=1" } &lt;img src=x onerror=window.__pwned=2&gt;' in name, name
+        hovered = 0  # the pointer really passes over the text, so a smuggled onmouseover would fire
         for element in page.locator("a, p, li, td, h1, span").all()[:400]:
-            element.hover(timeout=2000, trial=True) if False else None
+            if element.is_visible():
+                element.hover(timeout=2000, force=True)  # force: no waiting for what covers it (a sticky header)
+                hovered += 1
+        assert hovered > 0, path
         page.mouse.move(200, 300)
         assert page.evaluate("window.__pwned === undefined"), path
         attributes = page.evaluate("""() => [...document.querySelectorAll('*')].flatMap(el =>

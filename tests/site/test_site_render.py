@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 import yaml
@@ -189,14 +190,38 @@ def test_an_empty_registry_renders_every_page(tmp_path: Path) -> None:
 
     root = tmp_path / "registry"
     shutil.copytree(BASE_REGISTRY, root)
+    with_families = render_site(validate_registry(root).registry)
+    family_ids = [path.stem for path in (root / "families").glob("*.yaml")]
+    assert family_ids
     for path in (root / "families").glob("*.yaml"):
         path.unlink()
     result = validate_registry(root)
     assert not result.problems
     site = render_site(result.registry)
+
+    def of_a_family(path: str) -> bool:
+        return any(path in (f"families/{i}.md", f"api/families/{i}.json", f"api/feeds/{i}.xml")
+                   or path.startswith(f"api/badges/{i}/") for i in family_ids)
+
+    # every page and data file but the per-family ones, each well formed
+    assert set(site.files) == {path for path in with_families.files if not of_a_family(path)}
+    for path, content in site.files.items():
+        if path.endswith(".md"):
+            assert re.match(r'---\ntitle: "[^"\n]+"\n', content), path
+            assert re.search(r"^# \S", content, re.MULTILINE), path
+        elif path.endswith(".json"):
+            json.loads(content)
+        elif path.endswith(".xml"):
+            ElementTree.fromstring(content)
+        else:
+            raise AssertionError(f"unexpected generated file {path}")
+    assert set(site.fragments) == set(FRAGMENT_PAGES) == set(with_families.fragments)
+    for name, fragment in site.fragments.items():
+        assert fragment.strip(), name
+    # the pages that list families say there are none
     assert "The registry has no families yet." in site.files["matrix.md"]
+    assert "<p>0 families." in site.files["families/index.md"]
     assert json.loads(site.files["api/registry.json"])["families"] == []
-    assert {"home", "schema-reference", "api-endpoints"} <= set(site.fragments)
 
 
 def test_schema_reference_explains_capability_files_and_their_rules() -> None:

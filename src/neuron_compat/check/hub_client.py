@@ -142,6 +142,33 @@ class _EntryMissing(Exception):
     pass
 
 
+class _BodyTooLarge(Exception):
+    pass
+
+
+class _DecodedByteCap:
+    """Stands in for huggingface_hub's progress bar (its `tqdm_class`): http_get calls update() with each chunk
+    it writes, after any Content-Encoding was decoded, so counting here bounds the decoded bytes. A server that
+    ignores `Accept-Encoding: identity` and sends a gzip bomb is stopped at MAX_CONFIG_BYTES, not at the deadline."""
+
+    def __init__(self, *args: Any, initial: int = 0, **kwargs: Any) -> None:
+        self.n = initial
+
+    def __enter__(self) -> _DecodedByteCap:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def update(self, count: int | float = 1) -> None:
+        self.n += int(count)
+        if self.n > MAX_CONFIG_BYTES:
+            raise _BodyTooLarge()
+
+    def close(self) -> None:
+        return None
+
+
 class _Unreachable(Exception):
     pass
 
@@ -160,9 +187,14 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
         if metadata.size > MAX_CONFIG_BYTES:
             raise HubError(f"{where}/{filename}: {metadata.size} bytes is too large for a config "
                            f"(limit {MAX_CONFIG_BYTES} bytes)")
-        path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
+        # identity: the size the HEAD gave is the size of the body; _DecodedByteCap stops a body that grows anyway
+        path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout,
+                               headers={"Accept-Encoding": "identity"}, tqdm_class=_DecodedByteCap)  # type: ignore[arg-type]
     except HubError:
         raise
+    except _BodyTooLarge:
+        raise HubError(f"{where}/{filename}: the Hub sent more than {MAX_CONFIG_BYTES} bytes (decoded) for a file "
+                       f"it said was {metadata.size} bytes; not a config") from None
     except Exception as error:  # noqa: BLE001 - not swallowed: _raise_mapped raises a HubError for each
         _raise_mapped(error, where, revision)
     data = _read_cached_file(path, f"{where}/{filename}")

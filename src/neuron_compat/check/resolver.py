@@ -247,7 +247,7 @@ class Verdict:
 
     def to_json(self) -> str:
         """The `check --json` text (ASCII-escaped, so any string in a config prints safely)."""
-        return json.dumps(self.to_dict(), indent=1)
+        return json.dumps(self.to_dict(), indent=1, allow_nan=False)
 
 
 def json_schema() -> dict[str, Any]:

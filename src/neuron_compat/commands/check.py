@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json_schema:
         from neuron_compat.check.resolver import json_schema
 
-        sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1) + "\n")
+        sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1, allow_nan=False) + "\n")
         return 0
     if args.model is None:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.json:
         document = {**verdict_document(verdict), "registry": asdict(origin)}
-        sys.stdout.write(json.dumps(document, indent=1) + "\n")
+        sys.stdout.write(json.dumps(document, indent=1, allow_nan=False) + "\n")
     else:
         probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
         sys.stdout.write(render_table(verdict, source, origin.describe(), probe))

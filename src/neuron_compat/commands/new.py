@@ -15,7 +15,7 @@ from neuron_compat.commands.common import (
     add_registry_argument,
     write_or_report,
 )
-from neuron_compat.contributing.registry_lock import registry_locked
+from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
 
 if TYPE_CHECKING:
     from neuron_compat.contributing.new_family import UnknownStatement
@@ -95,12 +95,16 @@ def run(args: argparse.Namespace) -> int:
             print("hint: if the checkpoints need trust_remote_code (a model_type transformers does not have), "
                   "run again with --remote-code", file=sys.stderr)
         return EXIT_PROBLEMS
-    with registry_locked(root):  # a concurrent `new` of the same family cannot overwrite this one
-        if target.exists() or target.is_symlink():
-            print(f"error: {shown} appeared while this ran; nothing written", file=sys.stderr)
-            return EXIT_PROBLEMS
-        if not write_or_report(target, text):
-            return EXIT_PROBLEMS
+    try:
+        with registry_locked(root):  # a concurrent `new` of the same family cannot overwrite this one
+            if target.exists() or target.is_symlink():
+                print(f"error: {shown} appeared while this ran; nothing written", file=sys.stderr)
+                return EXIT_PROBLEMS
+            if not write_or_report(target, text):
+                return EXIT_PROBLEMS
+    except RegistryLockError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_PROBLEMS
     print(f"wrote {shown}: {len(model_types)} model type(s), {len(unknowns)} unknown statement(s)")
     print(f"next: record a result with `neuron-compat add-evidence {args.family} --stack ... --release ... "
           "--instance ... --url ...` (see CONTRIBUTING.md)")

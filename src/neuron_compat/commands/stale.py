@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
                 "since": item.statement.since, "last_verified": item.last_verified.isoformat(),
                 "age_days": item.age_days,
             } for item in found],
-        }, indent=1))
+        }, indent=1, allow_nan=False))
         return EXIT_OK
     locators: dict[str, Locator] = {}
     for item in found:

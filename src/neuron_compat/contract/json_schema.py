@@ -30,7 +30,7 @@ def schema_for(kind: str) -> dict[str, Any]:
 
 
 def schema_text(kind: str) -> str:
-    return json.dumps(schema_for(kind), indent=2, sort_keys=True) + "\n"
+    return json.dumps(schema_for(kind), indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
 def catalogue_of(releases: list[Release], stacks: list[Stack], transformers: TransformersSnapshot | None) -> Catalogue:

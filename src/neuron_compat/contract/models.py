@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
@@ -42,7 +43,7 @@ from neuron_compat.contract.vocabulary import (
     Task,
     Workload,
 )
-from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_character
+from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_character, one_line
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
 _SLUG = re.compile(SLUG_PATTERN)
@@ -64,6 +65,14 @@ _ANGLE_BRACKETS = TextRule(r"[<>]", "angle brackets are not allowed in names")
 _URL_CHARACTERS = TextRule(r"[\s<>\"'`]", "links must not contain spaces, quotes or angle brackets")
 _NOT_A_REPO_ID = TextRule(rf"^(?!(?:{REPO_ID_PATTERN}){END})|{REPO_ID_REFUSED}",
                           "not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
+# Beyond the pattern above (which the editor schema shares), link destinations are decided conservatively:
+# after undoing Markdown's backslash escapes (`javascript\:` is `javascript:` to CommonMark), every scheme that
+# follows `](` (an inline link or image, `<...>` form too) or `]:` (a reference definition, at any depth: inside a
+# block quote or a list item, the destination on the next line after a `>`) must be https. Autolinks
+# `<scheme:...>` and entities such as `&colon;` are raw HTML to _RAW_HTML. Any Markdown renderer of the JSON API
+# therefore makes no other link.
+_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_LINK_SCHEME = re.compile(r"\](?:\s*\(|:)[\s>]*<?\s*(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,31}):")
 
 
 def _require_text(value: Any) -> Any:
@@ -99,12 +108,21 @@ def _check_slug(value: str) -> str:
 
 def _check_https(value: str) -> str:
     if not value.startswith("https://"):
-        raise ValueError(f"links must start with https:// (got {value[:60]!r})")
+        raise ValueError(f"links must start with https:// (got {one_line(value[:60])!r})")
+    _refuse_controls(value)  # the rule of every text field: no ESC, BEL, line separators or bidi marks
+    invisible = next((ch for ch in value if unicodedata.category(ch) == "Cf"), None)
+    if invisible is not None:
+        raise ValueError(f"invisible format characters are not allowed in links (found U+{ord(invisible):04X}); "
+                         "percent-encode it if the address really has it")
     return refuse_text(_URL_CHARACTERS)(value)
 
 
 def _check_markdown(value: str) -> str:
     refuse_text(_RAW_HTML, _UNSAFE_LINK)(value)
+    unescaped = _BACKSLASH_ESCAPE.sub(r"\1", value)
+    for match in _LINK_SCHEME.finditer(unescaped):
+        if match.group("scheme").lower() != "https":
+            raise ValueError("links in registry text must be https://")
     _refuse_controls(value, allowed="\n\t")  # the message names the character (_MARKDOWN_CONTROLS is its pattern)
     return value
 

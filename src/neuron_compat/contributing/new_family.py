@@ -105,7 +105,7 @@ def classes_guess(tasks: list[str], pipelines: list[str]) -> list[str]:
 
 
 def check_family_id(family_id: str) -> None:
-    if not re.match(SLUG_PATTERN, family_id) or len(family_id) > 64:
+    if not re.fullmatch(SLUG_PATTERN, family_id) or len(family_id) > 64:
         raise ScaffoldError(
             f"'{family_id}' is not a usable family id: use lowercase letters and digits with '-' or '_' between "
             "them, e.g. 'qwen3' or 'llama4_text'"
@@ -194,9 +194,9 @@ def _unknown_statement(unknown: UnknownStatement, family_name: str, today: dt.da
 
 def _scalar(value: str) -> str:
     """A YAML scalar that reads back as exactly `value` (plain when safe, else JSON-quoted)."""
-    if _PLAIN_SCALAR.match(value) and value.lower() not in _YAML_WORDS:
+    if _PLAIN_SCALAR.fullmatch(value) and value.lower() not in _YAML_WORDS:
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def _flow(values: list[str]) -> str:

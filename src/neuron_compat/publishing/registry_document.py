@@ -69,4 +69,4 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
 
 def dumps(data: Any) -> str:
     """Deterministic JSON text: stable key order from the models, UTF-8, trailing newline."""
-    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False, allow_nan=False) + "\n"

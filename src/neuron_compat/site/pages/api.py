@@ -88,7 +88,7 @@ def render(registry: Registry) -> dict[str, str]:
         files[urls.family_json(family.id)] = dumps(family_document(registry, family.id, view))
         for stack, workload in combinations(registry):
             files[urls.badge_json(family.id, stack.id, workload)] = (
-                json.dumps(badge(registry, family.id, stack.id, workload, view), ensure_ascii=False) + "\n"
+                json.dumps(badge(registry, family.id, stack.id, workload, view), ensure_ascii=False, allow_nan=False) + "\n"
             )
     return files
 
@@ -102,7 +102,7 @@ def fragment(registry: Registry) -> str:
         stack, workload = combos[0]
         example_badge = {
             "path": urls.badge_json(example.id, stack.id, workload),
-            "json": json.dumps(badge(registry, example.id, stack.id, workload), ensure_ascii=False),
+            "json": json.dumps(badge(registry, example.id, stack.id, workload), ensure_ascii=False, allow_nan=False),
         }
     def href(path: str) -> str:
         return urls.relative_url(path, "api/")

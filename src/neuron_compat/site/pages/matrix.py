@@ -123,5 +123,5 @@ def render(registry: Registry) -> dict[str, str]:
         heading(1, "Support matrix"),
         block("matrix.html.j2", **context),
     )
-    data = json.dumps(matrix_data(registry), ensure_ascii=False, separators=(",", ":")) + "\n"
+    data = json.dumps(matrix_data(registry), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
     return {"matrix.md": markdown, MATRIX_JSON: data}
