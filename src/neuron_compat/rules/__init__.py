@@ -10,6 +10,7 @@ from neuron_compat.rules import (
     capability_ranges,
     capability_subset,
     catalogue_order,
+    instance_arithmetic,
     known_references,
     optimum_neuron_registrations,
     source_dates,
@@ -39,6 +40,7 @@ RULES: tuple[Rule, ...] = (
     capability_ranges.RULE,
     capability_subset.RULE,
     statement_scope.RULE,
+    instance_arithmetic.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
