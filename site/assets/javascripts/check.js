@@ -197,7 +197,8 @@
         row.appendChild(element("td", null, a.workload));
         row.appendChild(element("td", null, a.hardware.join(", ") || "\u2014"));
         var verdictCell = element("td", "nc-verdict");
-        verdictCell.appendChild(element("span", "nc-status nc-status--" + (VERDICT_CSS[a.verdict] || "none"), a.display_status));
+        // a verdict (supported / partial / unsupported / unknown) is its own badge class, as on the family pages
+        verdictCell.appendChild(element("span", "nc-status nc-status--" + a.verdict, a.display_status));
         row.appendChild(verdictCell);
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
@@ -273,12 +274,6 @@
     hint.appendChild(document.createTextNode(", copy it, and paste it here (or press Fetch if this browser can reach the Hub " +
       "and the repo is public)."));
   }
-
-  // A verdict's badge class: the same colours as the family pages and the matrix (.nc-status--*).
-  var VERDICT_CSS = {
-    "supported": "supported", "supported-with-requirements": "requirements", "partial": "partial",
-    "unsupported": "unsupported", "unknown": "unknown"
-  };
 
   function renderError(result, message) {
     result.replaceChildren();
