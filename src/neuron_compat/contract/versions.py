@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from functools import lru_cache
 
@@ -19,8 +18,7 @@ def is_neuron_version(text: str) -> bool:
 _LEADING_DIGITS = re.compile(r"[0-9]{1,18}")
 
 
-@functools.lru_cache(maxsize=8192)
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def version_key(text: str) -> tuple[int, ...]:
     """Sort key for dotted numeric versions ('2.21.0' < '2.21.1' < '2.22.0').
 

@@ -10,12 +10,12 @@ from neuron_compat.rules.base import Finding, Rule, family_key
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    for family in registry.families:
-        for index, statement in enumerate(family.support):
-            stack = registry.stack_by_id.get(statement.stack)
-            if stack is None or stack.end_of_support is None:
-                continue
-            end = stack.end_of_support
+    """Only the statements of stacks with an end_of_support (registry.statements_of)."""
+    for stack_id, stack in registry.stack_by_id.items():
+        if stack.end_of_support is None:
+            continue
+        end = stack.end_of_support
+        for family, index, statement in registry.statements_of(stack_id):
             if statement.until is None or version_key(statement.until) > version_key(end):
                 yield Finding(
                     family_key(family.id), ("support", index, "until" if statement.until else "stack"),
