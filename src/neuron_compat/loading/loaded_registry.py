@@ -68,7 +68,9 @@ class Registry(RegistryIndexes):
     probe: ProbeSnapshot | None = None  # upstream/probe.yaml: machine evidence, never a support status
     capability_files: list[CapabilitiesFile] = field(default_factory=list)  # capabilities/<stack>.yaml
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
-    files: dict[FileKey, LoadedYaml] = field(default_factory=dict)  # RELEASES_KEY, STACKS_KEY, family_key(id), ...
+    # RELEASES_KEY, STACKS_KEY, family_key(id), ...: each file's path, display name and text (its data is None:
+    # the models above hold it)
+    files: dict[FileKey, LoadedYaml] = field(default_factory=dict)
     broken: set[FileKey] = field(default_factory=set)  # files that failed to load (rules skip what depends on them)
 
     @cached_property

@@ -141,6 +141,10 @@ class LoadedYaml:
     text: str
     data: Any
 
+    def without_data(self) -> LoadedYaml:
+        """The same file without its parsed data (what a loaded registry keeps: the text, to locate findings)."""
+        return LoadedYaml(self.path, self.display, self.text, None)
+
 
 def display_path(path: Path) -> str:
     """The path as a contributor would type it: relative to the current directory when inside it."""
