@@ -39,6 +39,8 @@ _UNSAFE_LINK = re.compile(r"(?:\]\(\s*|^[ ]{0,3}\[[^\]]+\]:\s*)(?:javascript|dat
 
 def _require_text(value: Any) -> Any:
     """Refuse numbers, booleans and dates where text is expected (YAML reads 2.20 as a float)."""
+    if type(value) is str:  # the common case, first
+        return value
     if isinstance(value, bool) or isinstance(value, (int, float, dt.date)):
         raise ValueError(f"expected text in quotes, got the {type(value).__name__} {value!r}")
     return value
@@ -46,6 +48,8 @@ def _require_text(value: Any) -> Any:
 
 def _refuse_number_as_date(value: Any) -> Any:
     """pydantic reads a number as a Unix timestamp: `verified: 0` would become 1970-01-01."""
+    if type(value) is dt.date:  # the common case, first
+        return value
     if isinstance(value, (bool, int, float)):
         raise ValueError(f"expected a date written YYYY-MM-DD, got the {type(value).__name__} {value!r}")
     return value
