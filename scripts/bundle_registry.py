@@ -18,6 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from neuron_compat.check.bundled_index import index_text
 from neuron_compat.contributing.upstream_snapshot import write_or_check
 from neuron_compat.loading.problems import render_problems
 from neuron_compat.publishing.registry_document import dumps, registry_to_json
@@ -26,6 +27,7 @@ from neuron_compat.rules.validation import validate_registry
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "registry"
 SNAPSHOT = ROOT / "src" / "neuron_compat" / "data" / "registry.json"
+INDEX = ROOT / "src" / "neuron_compat" / "data" / "registry.index.json"  # where check finds what it reads
 
 
 def compiled_text(registry: Path = REGISTRY) -> str | None:
@@ -44,7 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     text = compiled_text()
     if text is None:
         return 1
-    return write_or_check(SNAPSHOT, text, "python scripts/bundle_registry.py", args.check)
+    command = "python scripts/bundle_registry.py"
+    snapshot = write_or_check(SNAPSHOT, text, command, args.check)
+    if snapshot:
+        return snapshot
+    # the index describes the bytes of the snapshot as committed
+    return write_or_check(INDEX, index_text(SNAPSHOT.read_text(encoding="utf-8")), command, args.check)
 
 
 if __name__ == "__main__":

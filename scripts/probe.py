@@ -85,11 +85,27 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
         out.pop("embed_dim", None)  # Swin-like stages: heads per stage must divide the stage widths
     if "qk_rope_head_dim" in values and "head_dim" in values:
         out["head_dim"] = out.get("qk_rope_head_dim", values["qk_rope_head_dim"])  # MLA: rotary part only
+    _fit_special_ids(values, out)
+    _fit_layer_lists(values, out)
+    for key in SUB_CONFIGS:
+        if isinstance(values.get(key), dict):
+            nested = shrink(values[key])
+            if nested:
+                out[key] = {**values[key], **nested}
+    return out
+
+
+def _fit_special_ids(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Special token ids must stay inside the tiny vocabulary."""
     vocab = out.get("vocab_size")
     for key in ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_token_id", "sep_token_id"):
         value = values.get(key)
         if vocab and isinstance(value, int) and not isinstance(value, bool) and value >= vocab:
-            out[key] = min(key_index(key), vocab - 1)  # special ids must stay inside the tiny vocabulary
+            out[key] = min(key_index(key), vocab - 1)
+
+
+def _fit_layer_lists(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Lists with one entry per layer or stage follow the tiny layer count."""
     layers = out.get("num_hidden_layers", values.get("num_hidden_layers"))
     for key in ("depths", "encoder_depths", "num_layers_per_block"):
         value = values.get(key)
@@ -108,12 +124,6 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
         out["attention_types"] = [[["global", "local"], out["num_layers"] // 2]]
     if isinstance(values.get("layer_types"), list) and isinstance(layers, int):
         out["layer_types"] = values["layer_types"][:layers]
-    for key in SUB_CONFIGS:
-        if isinstance(values.get(key), dict):
-            nested = shrink(values[key])
-            if nested:
-                out[key] = {**values[key], **nested}
-    return out
 
 
 def key_index(key: str) -> int:
@@ -349,7 +359,7 @@ def failed(result: dict[str, Any]) -> bool:
     if not result.get("built") or result["export"]["outcome"] != "ok" or "error" in result["dynamo"]:
         return True
     try:  # made by an earlier revision of shrink(): its tiny config is no longer the one this script sets
-        return json.loads(json.dumps(tiny_overrides(result["model_type"]))) != result["config"]
+        return bool(json.loads(json.dumps(tiny_overrides(result["model_type"]))) != result["config"])
     except Exception:  # noqa: BLE001
         return True
 

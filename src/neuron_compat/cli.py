@@ -7,6 +7,7 @@ import errno
 import importlib
 import os
 import sys
+from collections.abc import Callable
 
 from neuron_compat import __version__
 from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
@@ -22,6 +23,7 @@ COMMAND_MODULES = (
     "diff",
     "changelog",
     "stale",
+    "site",
 )
 
 
@@ -40,6 +42,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
+    streams = sys.stdout, sys.stderr
+    _guard_output(arguments)
+    try:
+        return _dispatch(arguments)
+    finally:
+        sys.stdout, sys.stderr = streams  # an in-process caller (a test) gets its own streams back
+
+
+def _dispatch(arguments: list[str]) -> int:
     # `neuron-compat check ...` builds only the check parser: the other commands' imports stay unpaid.
     named = {module.replace("_", "-"): module for module in COMMAND_MODULES}
     parser = build_parser(only=named.get(arguments[0]) if arguments else None)
@@ -48,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        code = args.handler(args)
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        code = handler(args)
         sys.stdout.flush()  # a full disk under `> file` fails here, while it can still be reported
         return code
     except KeyboardInterrupt:
@@ -57,11 +69,38 @@ def main(argv: list[str] | None = None) -> int:
         _drop_unwritten_output()
         return EXIT_OK
     except OSError as error:
+        if error.errno not in _OUTPUT_ERRNOS and error.filename is not None:
+            return _path_error(error)
         if error.errno not in _OUTPUT_ERRNOS:
             raise
         _drop_unwritten_output()
         print(f"neuron-compat: cannot write the output: {error.strerror}", file=sys.stderr)
         return EXIT_PROBLEMS
+
+
+# A path the user named that cannot even be looked at is a usage error; other OS errors on a path are problems.
+_USAGE_ERRNOS = {errno.ENAMETOOLONG, errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.EINVAL}
+
+
+def _path_error(error: OSError) -> int:
+    """One line for an OS error on a path (a 300-character name, a directory without read permission)."""
+    path = os.fsdecode(error.filename)
+    shown = path if len(path) <= 80 else f"{path[:60]}...({len(path)} characters)"
+    print(f"error: {shown}: {error.strerror or error}", file=sys.stderr)
+    return EXIT_USAGE if error.errno in _USAGE_ERRNOS else EXIT_PROBLEMS
+
+
+def _guard_output(arguments: list[str]) -> None:
+    """Every command's output: unencodable characters escaped, and hostile arguments escaped where echoed."""
+    from neuron_compat.safeio.echoed_arguments import EchoEscapingStream, hostile_pieces, tolerate_unencodable
+
+    tolerate_unencodable(sys.stdout)
+    tolerate_unencodable(sys.stderr)
+    pieces = hostile_pieces(arguments)
+    if pieces and not isinstance(sys.stdout, EchoEscapingStream):
+        sys.stdout = EchoEscapingStream(sys.stdout, pieces, escape_all=False)
+    if not isinstance(sys.stderr, EchoEscapingStream):
+        sys.stderr = EchoEscapingStream(sys.stderr, pieces, escape_all=True)
 
 
 # What writing to a redirected stdout can fail with (files are written through commands.common.write_or_report).

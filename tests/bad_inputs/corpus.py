@@ -76,6 +76,28 @@ def _huge_hex_integer() -> bytes:
     return text.replace("model_types: [bert]\n", "model_types: [bert]\naliases: 0x" + "f" * 5000 + "\n").encode()
 
 
+def _fixture_document() -> dict[str, Any]:
+    """The fixture registry compiled, as `export --json` writes it."""
+    from neuron_compat.publishing.registry_document import registry_to_json
+    from neuron_compat.rules.validation import validate_registry
+
+    return registry_to_json(validate_registry(FIXTURE).registry)
+
+
+def _document(change: Any) -> Any:
+    def generate() -> bytes:
+        import json
+
+        document = _fixture_document()
+        change(document)
+        return json.dumps(document).encode()
+    return generate
+
+
+def _family(document: dict[str, Any], family_id: str) -> dict[str, Any]:
+    return next(family for family in document["families"] if family["id"] == family_id)
+
+
 GENERATORS = {
     "alias-bomb": _alias_bomb,
     "20mb": _big_file,
@@ -86,6 +108,16 @@ GENERATORS = {
     "huge-integer-json": _huge_integer_json,
     "huge-rope-factor": _huge_rope_factor,
     "huge-hex-integer": _huge_hex_integer,
+    # registry documents breaking a cross-file rule (check --registry doc.json)
+    "doc-model-type-in-two-families": _document(lambda d: _family(d, "bert")["model_types"].append("llama")),
+    "doc-architecture-in-two-families": _document(
+        lambda d: _family(d, "bert")["architectures"].append("LlamaForCausalLM")),
+    "doc-duplicate-family-id": _document(lambda d: d["families"].append(dict(_family(d, "llama")))),
+    "doc-duplicate-release": _document(lambda d: d["releases"].append(dict(d["releases"][-1]))),
+    "doc-since-after-until": _document(lambda d: _family(d, "llama")["support"][0].update(since="2.22.0", until="2.21.0")),
+    "doc-since-equals-until": _document(lambda d: _family(d, "llama")["support"][0].update(since="2.21.0", until="2.21.0")),
+    "doc-huge-data-version": _document(lambda d: d.update(data_version="2026.12." + "1" * 5_000_000)),
+    "doc-data-version-escape": _document(lambda d: d.update(data_version="2026.12.0\x1b[2J")),
 }
 
 

@@ -12,12 +12,15 @@ It answers what huggingface_hub 2.x requests for `hf_hub_download` / `get_hf_fil
 - `GET /api/models?pipeline_tag=&sort=downloads&limit=&expand=`: a JSON list of models, highest downloads
   first, paginated with a `Link: <...>; rel="next"` header like the Hub.
 - a per-repo delay, to test timeouts.
+- `gzip_get`: the GET body sent gzip-encoded whatever the client asked for (HEAD keeps the plain size), as a
+  hostile server would send a gzip bomb.
 
 Started on 127.0.0.1 on a free port by `FakeHub.start()`; every request is recorded in `FakeHub.requests`.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import threading
@@ -39,6 +42,7 @@ class FakeRepo:
     downloads: int = 0
     pipeline_tag: str | None = None
     sizeless: bool = False  # HEAD answers without Content-Length (the size of the body is not given)
+    gzip_get: bytes | None = None  # GET sends gzip(this) with Content-Encoding: gzip, whatever was asked
 
 
 @dataclass
@@ -46,6 +50,7 @@ class Seen:
     method: str
     path: str
     authorization: str | None
+    accept_encoding: str | None = None
 
 
 class FakeHub:
@@ -101,7 +106,8 @@ class _Handler(BaseHTTPRequestHandler):
     # --- routing -----------------------------------------------------------------------------------
 
     def _answer(self, head: bool) -> None:
-        self.fake.requests.append(Seen(self.command, self.path, self.headers.get("authorization")))
+        self.fake.requests.append(Seen(self.command, self.path, self.headers.get("authorization"),
+                                      self.headers.get("accept-encoding")))
         parts = urlsplit(self.path)
         path = parts.path
         if path == "/api/models":
@@ -145,6 +151,10 @@ class _Handler(BaseHTTPRequestHandler):
         if repo.redirect:
             location = f"/api/resolve-cache/models/{repo_id}/{commit}/{quote(filename)}"
             return self._send(307, b"", head, {**headers, "Location": location, "Content-Type": "text/plain"})
+        if repo.gzip_get is not None and not head:
+            compressed = gzip.compress(repo.gzip_get)
+            return self._send(200, compressed, head, {**headers, "Content-Type": "application/json",
+                                                      "Content-Encoding": "gzip"})
         self._send(200, body, head, {**headers, "Content-Type": "application/json"}, sized=not (head and repo.sizeless))
 
     def _resolve_cache(self, rest: str, head: bool) -> None:

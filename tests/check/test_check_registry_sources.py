@@ -345,3 +345,43 @@ def test_a_url_that_cannot_be_parsed_is_one_line_of_bad_input(web_env, tmp_path,
     result = check(QWEN, cwd=tmp_path, env={**web_env, "NEURON_COMPAT_REGISTRY": url})
     assert result.returncode == 1
     assert one_line(result) == f"neuron-compat check: {url}: not a usable URL ({reason})"
+
+
+# --- issue 20: a short body, and a cache that is not what was cached ------------------------------------------
+
+@pytest.mark.parametrize("missing", [1000, 1], ids=["1000-bytes-short", "1-byte-short"])
+def test_a_body_shorter_than_its_content_length_is_refused_and_not_cached(published, web_env, tmp_path, missing):
+    """The server declares more bytes than it sends, then closes: http.client returns what came as if complete."""
+    head = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+            b"Content-Length: " + str(len(published) + missing).encode() + b"\r\n\r\n")
+    server = _RawServer(head + published)
+    try:
+        result = check(QWEN, "--registry", server.url, cwd=tmp_path, env=web_env)
+    finally:
+        server.stop()
+    assert result.returncode == 2, result.stderr
+    assert one_line(result) == (f"neuron-compat check: {server.url}: could not be reached (the answer was cut off: "
+                                f"{len(published)} of the {len(published) + missing} bytes it declared)")
+    assert not list((tmp_path / "cache").rglob("*.json")), "a truncated answer is never cached"
+
+
+@pytest.mark.parametrize("replacement", ['{"format": 1, "releases": {}, "stacks": [], "families": []}\n',
+                                         '{"format": 1, "releases": [], "stacks": [], "families": [1, 2]}\n',
+                                         '[1, 2, 3]\n'],
+                         ids=["releases-a-mapping", "families-numbers", "a-list"])
+def test_a_cached_copy_of_the_wrong_shape_is_refused_like_a_network_answer(site, published, web_env, tmp_path,
+                                                                           replacement):
+    site.routes["/api/registry.json"] = (200, published, {"ETag": '"v7"'}, 0.0)
+    url = site.url + "/api/registry.json"
+    assert check(QWEN, "--registry", url, cwd=tmp_path, env=web_env).returncode == 0
+    (cached,) = (tmp_path / "cache" / "registry").glob("*/2026.12.7.json")
+    cached.write_text(replacement, encoding="utf-8")
+    offline = check(QWEN, "--registry", url, "--offline", cwd=tmp_path, env=web_env)
+    assert offline.returncode == 2, offline.stderr
+    line = one_line(offline)
+    assert line.startswith(f"neuron-compat check: {url}: the cached copy is not usable (")
+    assert line.endswith("); run once without --offline to fetch it again")
+    site.stop()  # a dead server: the broken cache must not answer either
+    down = check(QWEN, "--registry", url, cwd=tmp_path, env=web_env)
+    assert down.returncode == 2, down.stderr
+    assert one_line(down).startswith(f"neuron-compat check: {url}: could not be reached (")

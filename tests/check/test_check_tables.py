@@ -41,7 +41,14 @@ def test_the_document_section_follows_the_contract() -> None:
 def test_no_check_script_holds_a_copy_of_a_published_table() -> None:
     assert CHECK_SCRIPTS
     source = "\n".join(path.read_text(encoding="utf-8") for path in CHECK_SCRIPTS)
-    copied = [name for name, table in check_tables().items() if _copied(source, table)]
+    tables = check_tables()
+    # The claim statuses are status words every verdict rule names ("supported" and a limit make "partial"), so
+    # the list counts as copied only when its items are tested together, as the "is a claim" predicate does (`=== "supported" || ... "partial"`).
+    claim = tables.pop("claim_statuses")
+    copied = [name for name, table in tables.items() if _copied(source, table)]
+    either = "|".join(re.escape(f'"{s}"') for s in claim)
+    if re.search(rf"(?:{either})\s*\|\|[^;{{]*(?:{either})", source):
+        copied.append("claim_statuses")
     assert copied == [], f"check*.js spells out tables the document's check_tables provides: {copied}"
 
 

@@ -221,9 +221,12 @@ def _js_verdicts(cases: list[dict]) -> list[dict]:
 
 OPTION_SETS = [
     ({}, []),
+    ({"batch": 8, "seq_len": 8192, "dtype": "fp32"}, ["--batch", "8", "--seq-len", "8192", "--dtype", "fp32"]),
+    ({"instance": "inf2.48xlarge", "stack": "optimum-neuron"}, ["--instance", "inf2.48xlarge", "--stack", "optimum-neuron"]),
     ({"release": "2.20.0"}, ["--neuron", "2.20.0"]),
     ({"release": "2.21.0", "workload": "inference"}, ["--neuron", "2.21.0", "--workload", "inference"]),
     ({"stack": "nxd-inference"}, ["--stack", "nxd-inference"]),
+    ({"task": "feature-extraction"}, ["--task", "feature-extraction"]),
 ]
 
 
@@ -245,11 +248,11 @@ def test_cli_and_site_give_the_same_json_on_every_fixture_and_variant(tmp_path):
             cases.append({"name": f"{path.name} {flags}", "config": config, "options": options})
             expected.append(_check_json_in_process(str(path), *flags))
     # and the real command on the plain fixtures, byte for byte through json
-    for path, case in zip(CONFIG_FILES, cases[::len(OPTION_SETS)]):
+    for path, case in zip(CONFIG_FILES, cases[::len(OPTION_SETS)], strict=False):  # the variants follow
         assert verdict_of(run_check(str(path), "--json")) == expected[cases.index(case)]
     results = _js_verdicts(cases)
     assert len(results) == len(expected) > 90
-    for case, result, cli in zip(cases, results, expected):
+    for case, result, cli in zip(cases, results, expected, strict=True):
         assert "error" not in result, (case["name"], result.get("error"))
         assert result["verdict"] == cli, case["name"]
 
@@ -285,12 +288,15 @@ def test_cli_and_site_agree_on_the_real_registry_too():
                         timeout=60, cwd=ROOT, check=False)
     assert js.returncode == 0, js.stderr
     from neuron_compat.check.config_facts import facts_from_config
+    from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
-    from neuron_compat.commands.check import verdict_document
+    from neuron_compat.commands.check import answer_document
 
-    for case, answer in zip(cases, json.loads(js.stdout)):
-        expected = json.loads(json.dumps(verdict_document(resolve(facts_from_config(case["config"]), result.registry,
-                                                                  release=case["options"]["release"]))))
+    stacks = [stack.id for stack in result.registry.stacks]
+    for case, answer in zip(cases, json.loads(js.stdout), strict=True):
+        verdict = resolve(facts_from_config(case["config"]), result.registry, release=case["options"]["release"])
+        expected = json.loads(json.dumps(answer_document(verdict, case["config"], registry["instances"], stacks,
+                                                         FitOptions())))
         assert answer.get("verdict") == expected, case["name"]
 
 
@@ -309,3 +315,35 @@ def test_no_model_is_bad_input():
     assert result.returncode == 1
     assert result.stderr.strip() == ("neuron-compat check: name a model: a Hub repo id, a config.json, a model folder "
                                      "or a model_index.json")
+
+
+def test_scoped_constraints_apply_only_to_their_task_or_checkpoint():
+    """qwen3's vLLM Neuron `--runner=pooling` is for Qwen3-Embedding: a Qwen3ForCausalLM config never hears of it;
+    --task feature-extraction or a Qwen3-Embedding repo id does. Python and the page's JS agree."""
+    from neuron_compat.check.config_facts import facts_from_config
+    from neuron_compat.check.fit import FitOptions
+    from neuron_compat.check.resolver import resolve
+    from neuron_compat.commands.check import answer_document
+
+    result = validate_registry(ROOT / "registry")
+    assert result.problems == []
+    config = {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "torch_dtype": "bfloat16"}
+    options = [{}, {"task": "feature-extraction"}, {"checkpoint": "Qwen/Qwen3-Embedding-8B"},
+               {"checkpoint": "Qwen/Qwen3-32B"}, {"task": "text-generation", "checkpoint": "Qwen/Qwen3-Embedding-8B"}]
+    document = registry_to_json(result.registry)
+    stacks = [stack.id for stack in result.registry.stacks]
+    python = [json.loads(json.dumps(answer_document(resolve(facts_from_config(config), result.registry, **o), config,
+                                                    document["instances"], stacks, FitOptions())))
+              for o in options]
+    mentions = ["--runner" in json.dumps(v["answers"]) for v in python]
+    assert mentions == [False, True, True, False, False]
+    left_out = [[c["kind"] for a in v["answers"] for c in a["caveats"] if c["kind"] == "left-out"] for v in python]
+    assert left_out[0] and left_out[1]  # each leaves out the other task's items and says so
+    assert python[0]["task"] == "text-generation" and python[0]["task_from"] == "architectures"
+    node = node_executable()
+    js = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
+                        input=json.dumps({"registry": registry_to_json(result.registry),
+                                          "cases": [{"name": str(o), "config": config, "options": o} for o in options]}),
+                        capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
+    assert js.returncode == 0, js.stderr
+    assert [r.get("verdict") for r in json.loads(js.stdout)] == python

@@ -18,6 +18,7 @@ description: 'A long description that a previous tool wrapped at an odd width, w
   re-emit would re-wrap and so change lines nobody touched.'
 model_types: [llama]
 architectures: [LlamaForCausalLM]
+classes: [decoder-lm]
 tasks: [text-generation]
 aliases: [Llama 3.1]
 examples: [meta-llama/Llama-3.1-8B]
@@ -76,10 +77,10 @@ def test_source_and_new_dtype_go_to_the_statement_that_covers_the_release(regist
     assert result.returncode == 0, result.stderr
     assert "added dtypes fp8 to support[0]" in result.stdout
     assert diff_lines(COMMENTED_LLAMA, path.read_text()) == [
-        "@@ -19 +19 @@",
+        "@@ -20 +20 @@",
         "-    dtypes: [bf16]",
         "+    dtypes: [bf16, fp8]",
-        "@@ -32,0 +33,7 @@",
+        "@@ -33,0 +34,7 @@",
         "+      - url: https://example.com/runs/42.log",
         "+        title: Run on trn2.48xlarge with Neuron 2.22.0",
         "+        kind: reproducible-run",
@@ -98,7 +99,7 @@ def test_a_release_no_statement_covers_gets_a_new_supported_statement_after_its_
                      cwd=registry.parent)
     assert result.returncode == 0, result.stderr
     assert diff_lines(COMMENTED_LLAMA, path.read_text()) == [
-        "@@ -47,0 +48,15 @@",
+        "@@ -48,0 +49,15 @@",
         "+  - stack: optimum-neuron",
         "+    workload: inference",
         "+    hardware: [trn1]",
@@ -139,7 +140,7 @@ def test_a_new_statement_ends_where_a_later_one_for_the_same_hardware_begins(reg
 def test_a_run_ends_an_unknown_statement_for_its_hardware_only(registry: Path) -> None:
     path = registry / "families" / "bert.yaml"
     before = (
-        "id: bert\nname: BERT\nmodel_types: [bert]\nsupport:\n"
+        "id: bert\nname: BERT\nmodel_types: [bert]\nclasses: [encoder]\nsupport:\n"
         "  - stack: optimum-neuron\n    workload: inference\n    hardware: [inf2, trn1]\n    status: unknown\n"
         "    sources:\n      - url: https://huggingface.co/docs/optimum-neuron/index\n"
         "        kind: vendor-docs\n        verified: 2026-12-01\n"
@@ -149,10 +150,10 @@ def test_a_run_ends_an_unknown_statement_for_its_hardware_only(registry: Path) -
                      "--release", "2.21.0", "--instance", "inf2.xlarge", *RUN, cwd=registry.parent)
     assert result.returncode == 0, result.stderr
     assert diff_lines(before, path.read_text()) == [
-        "@@ -7 +7 @@",
+        "@@ -8 +8 @@",
         "-    hardware: [inf2, trn1]",
         "+    hardware: [trn1]",
-        "@@ -12,0 +13,23 @@",
+        "@@ -13,0 +14,23 @@",
         "+  - stack: optimum-neuron",
         "+    workload: inference",
         "+    hardware: [inf2]",

@@ -35,6 +35,7 @@ name: Qwen3
 # vendor: Who publishes the checkpoints
 model_types: [qwen3]
 architectures: [Qwen3ForCausalLM]
+classes: [decoder-lm]  # a guess from the tasks: check it
 tasks: [text-generation]
 # aliases: [Other names people search for]
 # examples: [org/checkpoint-id]
@@ -69,10 +70,10 @@ def test_scaffold_then_first_result_turns_unknown_into_supported(registry: Path,
                      "--verified", "2026-12-03", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert diff_lines(before, path.read_text()) == [
-        "@@ -19 +19 @@",
+        "@@ -20 +20 @@",
         "-    hardware: [inf2, trn1, trn2]",
         "+    hardware: [inf2, trn1]",
-        "@@ -25,0 +26,23 @@",
+        "@@ -26,0 +27,23 @@",
         "+  - stack: nxd-inference",
         "+    workload: inference",
         "+    hardware: [trn2]",

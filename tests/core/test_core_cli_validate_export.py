@@ -93,7 +93,7 @@ def test_a_file_of_thousands_of_overlapping_statements_finishes_with_one_line_ea
                  "    notes: [{text: n}]\n    sources: [{url: 'https://huggingface.co/docs/optimum-neuron/index', "
                  "kind: vendor-docs, verified: 2026-12-02}]\n")
     path = registry / "families" / "bert.yaml"
-    path.write_text(path.read_text().split("support:")[0] + "support:\n" + statement * 3000)
+    path.write_text(path.read_text().split("support:")[0] + "support:\n" + statement * 3000 + "classes: [encoder]\n")
     result = cli("validate", "registry", cwd=tmp_path)
     assert result.returncode == 1
     overlaps = [line for line in result.stdout.splitlines() if "overlaps support[" in line]

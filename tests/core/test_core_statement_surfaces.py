@@ -27,6 +27,7 @@ FAMILY = """\
 id: surfaced
 name: Surfaced
 model_types: [surfaced_lm]
+classes: [decoder-lm]
 remote_code: true
 support:
   - stack: optimum-neuron

@@ -45,7 +45,7 @@ def test_aliases_up_to_the_limit_load(tmp_path: Path) -> None:
 def test_oversized_file_is_refused_without_reading_it(tmp_path: Path) -> None:
     path = write(tmp_path, b"# " + b"x" * (20 * 1024 * 1024))
     tracemalloc.start()
-    loaded, problem = load_yaml_file(path, display="big.yaml")
+    _, problem = load_yaml_file(path, display="big.yaml")
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 1024 * 1024  # the 20 MiB were never read

@@ -12,11 +12,8 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import shutil
 import socketserver
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,9 +74,9 @@ def hostile_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("hostile-site") / "out"
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(hostile_registry), "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"),
-                             "-d", str(out)], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    from engine_build import build_site
+
+    result = build_site(hostile_registry, out)
     assert result.returncode == 0, result.stderr[-3000:]
     return out
 
@@ -147,7 +144,7 @@ def test_json_api_and_badges_carry_the_exact_text(hostile_page, base_url: str, h
     assert family["name"] == PLAIN[0] and family["vendor"] == PLAIN[1] and family["aliases"] == PLAIN[1:]
     assert [note["text"] for note in family["support"][0]["notes"]] == MARKDOWN
     registry = json.loads((hostile_site / "api" / "registry.json").read_text(encoding="utf-8"))
-    assert [f for f in registry["families"] if f["id"] == "hostile"][0]["name"] == PLAIN[0]
+    assert next(f for f in registry["families"] if f["id"] == "hostile")["name"] == PLAIN[0]
     badges = sorted((hostile_site / "api" / "badges" / "hostile").glob("*.json"))
     assert badges
     for badge in badges:
@@ -188,9 +185,13 @@ def test_check_page_renders_pasted_and_registry_text_inertly(hostile_page, base_
         page.locator("#nc-check form").evaluate("form => form.requestSubmit()")
         page.wait_for_function("document.querySelector('#nc-check-result').textContent.trim().length > 0")
         assert page.evaluate(FIND_ESCAPES) == [], config
+    shown = page.locator("#nc-check-result").evaluate("result => result.textContent")
     page.fill("#nc-check-config", json.dumps(configs[0]))
     page.locator("#nc-check form").evaluate("form => form.requestSubmit()")
-    page.wait_for_timeout(200)
+    page.wait_for_function("""shown => {
+        const text = document.querySelector('#nc-check-result').textContent;
+        return text.trim().length > 0 && text !== shown;
+    }""", arg=shown, timeout=10_000)  # the answer to configs[0] replaced the one to configs[1]
     result = page.locator("#nc-check-result").inner_text()
     assert PLAIN[0] in result or "hostile" in result.lower()
 

@@ -126,7 +126,7 @@ def test_check_prints_the_probe_line_for_the_model_type(tmp_path):
     assert probe_lines == ["Probe (bert, CPU capture of a tiny random model; evidence, not support): "
                            "torch.export: one static graph; dynamo: 1 graph, 0 graph breaks; "
                            "1 of 3 ATen operators outside the torch-neuronx operator list"], result.stdout
-    plain = subprocess.run(command[:-2] + ["--registry", str(CHECK_REGISTRY)], capture_output=True, text=True,
+    plain = subprocess.run([*command[:-2], "--registry", str(CHECK_REGISTRY)], capture_output=True, text=True,
                            cwd=ROOT, timeout=60, check=False)
     assert plain.returncode == result.returncode
     assert "Probe (" not in plain.stdout

@@ -128,7 +128,7 @@ def mutate(data: Any, draw: st.DrawFn) -> Any:
     elif operation == "replace":
         parent[last] = draw(values)
     elif operation == "add_key" and isinstance(parent[last], dict):
-        parent[last][draw(st.sampled_from(WORDS + ["since", "until", "stack_since", "notes"]))] = draw(values)
+        parent[last][draw(st.sampled_from([*WORDS, "since", "until", "stack_since", "notes"]))] = draw(values)
     elif operation == "duplicate" and isinstance(parent, list):
         parent.insert(last, json.loads(json.dumps(parent[last], default=str)))
     return data

@@ -50,7 +50,7 @@ def test_home_search_box_opens_search_and_check_box_goes_to_check_page(site_page
     page.goto(base)
     page.fill("#nc-home-check", "Qwen/Qwen3-8B")
     page.get_by_role("button", name="Check").click()
-    page.wait_for_url("**/check/?q=Qwen%2FQwen3-8B")
+    page.wait_for_url("**/check/?model=Qwen%2FQwen3-8B")
 
 
 def open_matrix(page, url: str) -> None:
@@ -147,8 +147,12 @@ def test_hostile_registry_text_is_shown_as_text_and_never_runs(site_page, serve,
             page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
             name = page.locator("tr.nc-row[data-family=custom-phi] a").first.inner_text()
             assert '{: onclick="window.__pwned=1" } &lt;img src=x onerror=window.__pwned=2&gt;' in name, name
+        hovered = 0  # the pointer really passes over the text, so a smuggled onmouseover would fire
         for element in page.locator("a, p, li, td, h1, span").all()[:400]:
-            element.hover(timeout=2000, trial=True) if False else None
+            if element.is_visible():
+                element.hover(timeout=2000, force=True)  # force: no waiting for what covers it (a sticky header)
+                hovered += 1
+        assert hovered > 0, path
         page.mouse.move(200, 300)
         assert page.evaluate("window.__pwned === undefined"), path
         attributes = page.evaluate("""() => [...document.querySelectorAll('*')].flatMap(el =>

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 import yaml
@@ -189,14 +190,38 @@ def test_an_empty_registry_renders_every_page(tmp_path: Path) -> None:
 
     root = tmp_path / "registry"
     shutil.copytree(BASE_REGISTRY, root)
+    with_families = render_site(validate_registry(root).registry)
+    family_ids = [path.stem for path in (root / "families").glob("*.yaml")]
+    assert family_ids
     for path in (root / "families").glob("*.yaml"):
         path.unlink()
     result = validate_registry(root)
     assert not result.problems
     site = render_site(result.registry)
+
+    def of_a_family(path: str) -> bool:
+        return any(path in (f"families/{i}.md", f"api/families/{i}.json", f"api/feeds/{i}.xml")
+                   or path.startswith(f"api/badges/{i}/") for i in family_ids)
+
+    # every page and data file but the per-family ones, each well formed
+    assert set(site.files) == {path for path in with_families.files if not of_a_family(path)}
+    for path, content in site.files.items():
+        if path.endswith(".md"):
+            assert re.match(r'---\ntitle: "[^"\n]+"\n', content), path
+            assert re.search(r"^# \S", content, re.MULTILINE), path
+        elif path.endswith(".json"):
+            json.loads(content)
+        elif path.endswith(".xml"):
+            ElementTree.fromstring(content)
+        else:
+            raise AssertionError(f"unexpected generated file {path}")
+    assert set(site.fragments) == set(FRAGMENT_PAGES) == set(with_families.fragments)
+    for name, fragment in site.fragments.items():
+        assert fragment.strip(), name
+    # the pages that list families say there are none
     assert "The registry has no families yet." in site.files["matrix.md"]
+    assert "<p>0 families." in site.files["families/index.md"]
     assert json.loads(site.files["api/registry.json"])["families"] == []
-    assert {"home", "schema-reference", "api-endpoints"} <= set(site.fragments)
 
 
 def test_schema_reference_explains_capability_files_and_their_rules() -> None:
@@ -210,3 +235,38 @@ def test_schema_reference_explains_capability_files_and_their_rules() -> None:
     names = {rule.name for rule in RULES}
     for rule in ("capability-ranges", "capability-subset"):
         assert rule in names and rule in fragment, rule
+
+
+def test_the_instances_page_and_json_render_the_instances_file(tmp_path: Path) -> None:
+    import shutil
+
+    from site_helpers import BASE_REGISTRY
+
+    root = tmp_path / "registry"
+    shutil.copytree(BASE_REGISTRY, root)
+    repository = Path(__file__).resolve().parents[2]
+    shutil.copy(repository / "registry" / "instances.yaml", root / "instances.yaml")
+    result = validate_registry(root)
+    assert not result.problems, [p.format() for p in result.problems]
+    site = render_site(result.registry)
+    page = site.files["instances.md"]
+    data = yaml.safe_load((root / "instances.yaml").read_text(encoding="utf-8"))
+    for instance in data["instances"]:
+        assert f'data-instance="{instance["name"]}"' in page
+    row = page[page.index('data-instance="trn2.3xlarge"'):]
+    row = row[:row.index("</tr>")]
+    assert row.count('<span class="nc-unknown">unknown</span>') == 6  # every number unknown, none guessed
+    trn1n = page[page.index('data-instance="trn1n.32xlarge"'):]
+    assert '<td>32<sup title="derived' in trn1n[:trn1n.index("</tr>")]
+    assert "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.32.0/about-neuron/arch/neuron-hardware/inf2-arch.html" in page
+    published = json.loads(site.files["api/instances.json"])
+    assert published["instances"] == json.loads(site.files["api/registry.json"])["instances"]
+    assert [i["name"] for i in published["instances"]["instances"]] == [i["name"] for i in data["instances"]]
+    assert "api/instances.json" in site.fragments["api-endpoints"]
+
+
+def test_a_registry_without_instances_says_so(registry) -> None:
+    assert registry.instances is None  # the site-test registry has no instances.yaml
+    site = render_site(registry)
+    assert "no <code>instances.yaml</code>" in site.files["instances.md"]
+    assert json.loads(site.files["api/instances.json"])["instances"] is None

@@ -208,7 +208,7 @@
     return origin === "stack" ? "this stack's" : "this statement's";
   }
 
-  function rowCaveats(model, statement, effective) {
+  function rowCaveats(model, constraints, effective) {
     var caveats = [];
     var dtypes = effective.dtypes;
     if (model.dtype_raw !== null && dtypes.values.length && dtypes.values.indexOf(model.dtype) < 0) {
@@ -230,7 +230,7 @@
       caveats.push(caveat("quantization-not-listed", true, "quantization " + (quantization.id || quantization.method) +
         " is not among " + whose(methods.origin) + " quantization methods (" + listed + ")"));
     }
-    statement.constraints.forEach(function (constraint) {
+    constraints.forEach(function (constraint) {
       var kind = constraint.kind;
       if (kind === "max-sequence-length" && model.max_position_embeddings !== null &&
           Number.isInteger(constraint.value) && model.max_position_embeddings > constraint.value) {
@@ -281,9 +281,59 @@
     return {};
   }
 
-  function answerFor(stack, statement, model, familyCaveats, release) {
+  // The task of a config's class names (resolve.task_of): the first name with a known ending says it.
+  function taskOf(architectures) {
+    for (var i = 0; i < architectures.length; i++) {
+      for (var j = 0; j < T.task_by_architecture_suffix.length; j++) {
+        var pair = T.task_by_architecture_suffix[j];
+        var name = architectures[i];
+        if (name.length >= pair[0].length && name.slice(name.length - pair[0].length) === pair[0]) return pair[1];
+      }
+    }
+    return null;
+  }
+
+  // Which part of the family the answer is about (resolve.Subject).
+  function subjectOf(model, family, task, checkpoint) {
+    var examples = family ? family.examples.map(function (e) { return e.toLowerCase(); }) : [];
+    if (task !== null) return { task: task, taskFrom: "option", checkpoint: checkpoint, examples: examples };
+    var inferred = taskOf(model.architectures);
+    return { task: inferred, taskFrom: inferred ? "architectures" : null, checkpoint: checkpoint, examples: examples };
+  }
+
+  // Does a constraint or note apply to the subject (resolve.Subject.applies)?
+  function applies(subject, item) {
+    var scope = item.applies_to;
+    if (scope === null || scope === undefined) return true;
+    var checkpoints = scope.checkpoints.map(function (c) { return c.toLowerCase(); });
+    var repo = subject.checkpoint ? subject.checkpoint.toLowerCase() : null;
+    if (subject.taskFrom !== "option" && repo !== null && checkpoints.length) {
+      if (checkpoints.indexOf(repo) >= 0) return true;
+      if (subject.examples.indexOf(repo) >= 0) return false;
+    }
+    if (subject.task !== null && scope.tasks.length) {
+      return scope.tasks.indexOf(subject.task) >= 0 ||
+        (subject.taskFrom !== "option" && repo !== null && checkpoints.indexOf(repo) >= 0);
+    }
+    return repo === null || checkpoints.indexOf(repo) >= 0 || !checkpoints.length;
+  }
+
+  function leftOutCaveat(family, constraints, notes) {
+    var parts = [];
+    if (constraints) parts.push(constraints + " constraint" + (constraints !== 1 ? "s" : ""));
+    if (notes) parts.push(notes + " note" + (notes !== 1 ? "s" : ""));
+    return caveat("left-out", false, "left out " + parts.join(" and ") + " that apply to other tasks or checkpoints of " +
+      family.id + " (the family page lists them; use --task to choose another task)");
+  }
+
+  function answerFor(stack, statement, model, familyCaveats, release, subject, family) {
     var effective = effectiveOf(statement);
-    var caveats = rowCaveats(model, statement, effective);
+    var constraints = statement.constraints.filter(function (c) { return applies(subject, c); });
+    var dated = statement.notes.filter(function (n) {
+      return n.release === null || n.release === undefined || compareVersions(n.release, release) <= 0;
+    });
+    var notes = dated.filter(function (n) { return applies(subject, n); });
+    var caveats = rowCaveats(model, constraints, effective);
     var status = statement.status;
     var verdict = status;
     if (status === "supported" && caveats.concat(familyCaveats).some(function (c) { return c.limits; })) verdict = "partial";
@@ -291,7 +341,10 @@
       caveats.push(caveat("beyond-horizon", true, horizonNote(stack, release)));
       verdict = "unknown";
     }
-    var requirements = statement.constraints.some(function (c) { return T.requirement_kinds.indexOf(c.kind) >= 0; });
+    var leftConstraints = statement.constraints.length - constraints.length;
+    var leftNotes = dated.length - notes.length;
+    if (leftConstraints || leftNotes) caveats.push(leftOutCaveat(family, leftConstraints, leftNotes));
+    var requirements = constraints.some(function (c) { return T.requirement_kinds.indexOf(c.kind) >= 0; });
     var answer = {
       stack: stack.id, stack_name: stack.name, workload: statement.workload, hardware: statement.hardware.slice(),
       status: status, verdict: verdict,
@@ -299,10 +352,8 @@
       attention: effective.attention.values.slice(), dtypes: effective.dtypes.values.slice(),
       quantization: effective.quantization.values.slice(), attention_origin: effective.attention.origin,
       dtypes_origin: effective.dtypes.origin, quantization_origin: effective.quantization.origin,
-      constraints: statement.constraints.map(copy),
-      notes: statement.notes.filter(function (n) {
-        return n.release === null || n.release === undefined || compareVersions(n.release, release) <= 0;
-      }).map(copy),
+      constraints: constraints.map(copy),
+      notes: notes.map(copy),
       caveats: caveats, anchor: statement.stack + "-" + statement.workload,
       sources: statement.sources.map(function (s) { return s.url; }),
       capability_sources: effective.capability_sources.slice()
@@ -370,7 +421,7 @@
     }
     if (!answers.length) return family.name + ": unknown at Neuron " + release + " (no statement for this stack or workload)";
     var result = family.name + ": " + status + " at Neuron " + release;
-    if (status === "supported" || status === "partial") {
+    if (T.claim_statuses.indexOf(status) >= 0) {
       result += " on " + unique(answers.filter(function (a) { return a.verdict === status; })
         .map(function (a) { return a.stack; })).join(", ");
     }
@@ -385,6 +436,8 @@
     var release = options.release || versions[versions.length - 1];
     var stackId = options.stack || null;
     var workload = options.workload || null;
+    var task = options.task || null;
+    var checkpoint = options.checkpoint || null;
     if (versions.indexOf(release) < 0) {
       throw ResolveError("Neuron release '" + release + "' is not in the registry; known releases: " + versions.join(", "));
     }
@@ -398,6 +451,7 @@
     var found = findFamily(model, registry.families);
     var family = found[0];
     var caveats = found[2];
+    var subject = subjectOf(model, family, task, checkpoint);
     if (model.remote_code) {
       caveats.push(caveat("remote-code", false, "config.json has auto_map: the checkpoint ships its own modeling code " +
         "(trust_remote_code); Neuron stacks run their own implementation of the family, so " +
@@ -414,7 +468,7 @@
           var shipped = stackAvailable(candidate, release);
           var holding = shipped ? statements.filter(function (s) { return covers(s, release); }) : [];
           if (holding.length) {
-            holding.forEach(function (s) { answers.push(answerFor(candidate, s, model, familyCaveats, release)); });
+            holding.forEach(function (s) { answers.push(answerFor(candidate, s, model, familyCaveats, release, subject, family)); });
           } else if (statements.length || (stackId !== null && candidate.workloads.indexOf(wanted) >= 0)) {
             answers.push(absentAnswer(candidate, wanted, statements, release, family, registry.families, versions));
           }
@@ -429,7 +483,8 @@
     var status = "unknown";
     answers.forEach(function (a) { if (T.status_rank[a.verdict] > T.status_rank[status]) status = a.verdict; });
     return {
-      format: T.verdict_format, release: release, stack: stackId, workload: workload, model: model, family: found[1],
+      format: T.verdict_format, release: release, stack: stackId, workload: workload, task: subject.task,
+      task_from: subject.taskFrom, checkpoint: checkpoint, model: model, family: found[1],
       status: status, summary: summaryOf(model, family, status, answers, release),
       caveats: caveats, answers: answers, no_statement: noStatement, nearest: found[3]
     };

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -21,7 +22,7 @@ DOCS_HOSTS = ("awsdocs-neuron.readthedocs-hosted.com",)
 DOCS_REPO = ("aws-neuron", "aws-neuron-sdk")
 DOCS_SUFFIXES = (".rst", ".md", ".ipynb", ".txt")
 # GitHub repositories also published on PyPI: (package, how a repository path maps into the wheel)
-PYPI_REPOS = {
+PYPI_REPOS: dict[tuple[str, str], tuple[str, Callable[[str], str | None]]] = {
     ("huggingface", "optimum-neuron"): ("optimum-neuron", lambda path: path if path.startswith("optimum/") else None),
     ("huggingface", "transformers"): ("transformers", lambda path: path.removeprefix("src/") if path.startswith(
         "src/transformers/") else None),
@@ -129,7 +130,7 @@ def _check_pypi(owner: str, repo: str, ref: str, file_path: str, lines: tuple[in
     return Outcome(UNVERIFIABLE, f"unverifiable (no file of {where} found)")
 
 
-def _line_range(fragment: str) -> tuple[int, int] | None | Outcome:
+def _line_range(fragment: str) -> tuple[int, int] | Outcome | None:
     if not fragment.startswith("L"):
         return None
     match = _LINES.match(fragment)

@@ -17,7 +17,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from neuron_compat.loading.indexes import RegistryIndexes
-from neuron_compat.safeio.safe_text import value_error_reason
+from neuron_compat.safeio.safe_text import one_line, value_error_reason
 
 FORMAT_VERSION = 1
 """The `format` of the document this package writes and reads; a newer one needs a newer neuron-compat."""
@@ -64,7 +64,8 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         """The object as plain JSON data (a copy), as `model_dump(mode="json")` gives it for a model."""
-        return _plain(self._data)
+        data: dict[str, Any] = _plain(self._data)
+        return data
 
 
 class StatementView(View):
@@ -95,10 +96,20 @@ class CompiledRegistry(RegistryIndexes):
     def data_version(self) -> str | None:
         return self.document.get("data_version")
 
+    def section(self, name: str) -> Any:
+        """A top-level section of the document (None when it has none)."""
+        return self.document.get(name)
+
+    @property
+    def instances(self) -> dict[str, Any] | None:
+        """The document's `instances` section (plain JSON of schema.InstancesFile), or None when it has none."""
+        section = self.document.get("instances")
+        return _plain(section) if isinstance(section, dict) else None
+
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
         """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the
         document carries one. Machine evidence only: it never enters a verdict."""
-        probe = self.document.get("probe")
+        probe = self.section("probe")
         if not model_type or not isinstance(probe, dict):
             return None
         result = (probe.get("probes") or {}).get(model_type)
@@ -118,7 +129,7 @@ def parse_document(data: bytes | str) -> dict[str, Any]:
     except ValueError as error:  # an integer of thousands of digits
         raise ValueError(f"not JSON ({value_error_reason(error)})") from None
     if not isinstance(document, dict):
-        raise ValueError("not a registry document (expected a JSON object)")  # noqa: TRY004 - one kind of error
+        raise ValueError("not a registry document (expected a JSON object)")  # ValueError: callers catch one kind
     return document
 
 
@@ -126,7 +137,8 @@ def document_problem(document: dict[str, Any]) -> str | None:
     """Why `document` is not a registry document this package can answer from, or None when it is.
 
     Checks the format, then validates releases, stacks and families against the data contract (the
-    pydantic models: imported here, only for documents that did not come from this package). The
+    pydantic models: imported here, only for documents that did not come from this package), then the
+    cross-file rules a document can break (check/document_rules.py: duplicates, since before until). The
     `check_tables` section is left out: `check` never reads it (the site's check page reads its own site's), and
     a document written by an older or newer neuron-compat of the same format may carry other tables.
     """
@@ -137,16 +149,19 @@ def document_problem(document: dict[str, Any]) -> str | None:
         return f"the registry document has format {fmt}; this neuron-compat reads format {FORMAT_VERSION}: upgrade it"
     from pydantic import ValidationError
 
+    from neuron_compat.check.document_rules import document_rule_problem
     from neuron_compat.contract.models import RegistryDocument
 
     try:
-        RegistryDocument.model_validate({key: value for key, value in document.items() if key != "check_tables"})
+        validated = RegistryDocument.model_validate(
+            {key: value for key, value in document.items() if key != "check_tables"})
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"
         more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-        return f"not a valid registry document: {where}: {first['msg']}{more}"
-    return None
+        return f"not a valid registry document: {one_line(where[:200])}: {one_line(first['msg'][:300])}{more}"
+    rule_problem = document_rule_problem(validated)  # the cross-file rules that apply to a document
+    return f"not a valid registry document: {one_line(rule_problem)}" if rule_problem else None
 
 
 def bundled_document_text() -> bytes:

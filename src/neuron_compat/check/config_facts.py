@@ -11,10 +11,12 @@ run both on every fixture and require identical output, so change them together.
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import value_error_reason
@@ -130,12 +132,16 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
-        return float(value)
+        number = float(value)
     except OverflowError:  # an integer of hundreds of digits is no usable factor
         return None
+    return number if math.isfinite(number) else None  # 1e400 is valid JSON that Python reads as inf
 
 
-def _first(sources: list[dict[str, Any]], keys: tuple[str, ...], read) -> Any:
+T = TypeVar("T")
+
+
+def _first(sources: list[dict[str, Any]], keys: tuple[str, ...], read: Callable[[Any], T | None]) -> T | None:
     for source in sources:
         for key in keys:
             value = read(source.get(key))
@@ -294,7 +300,7 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
         raise ConfigError(f"{where}: malformed JSON: {value_error_reason(error)}") from None
     if _ESCAPED_SURROGATE.search(text):
         try:
-            json.dumps(data, ensure_ascii=False).encode("utf-8")
+            json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
         except UnicodeEncodeError:  # "\ud800" alone: valid JSON syntax, but not text
             raise ConfigError(f"{where}: malformed JSON: a lone surrogate escape (\\ud800-\\udfff) is not text") from None
     return data

@@ -14,7 +14,7 @@ import math
 import os
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from neuron_compat.check.config_facts import CONFIG_FILES, MAX_CONFIG_BYTES, ConfigError, parse_config_text
 from neuron_compat.contract.hub_ids import is_valid_repo_id, is_valid_revision
@@ -99,7 +99,7 @@ def _quiet_bounded_defaults() -> None:
     of request_timeout(), each unless the user set its HF_HUB_* variable. Set through huggingface_hub's own
     switches: the process environment is never changed."""
     from huggingface_hub import constants
-    from huggingface_hub.utils import disable_progress_bars
+    from huggingface_hub.utils.tqdm import disable_progress_bars
 
     if "HF_HUB_DISABLE_PROGRESS_BARS" not in os.environ:
         disable_progress_bars()
@@ -142,6 +142,33 @@ class _EntryMissing(Exception):
     pass
 
 
+class _BodyTooLarge(Exception):
+    pass
+
+
+class _DecodedByteCap:
+    """Stands in for huggingface_hub's progress bar (its `tqdm_class`): http_get calls update() with each chunk
+    it writes, after any Content-Encoding was decoded, so counting here bounds the decoded bytes. A server that
+    ignores `Accept-Encoding: identity` and sends a gzip bomb is stopped at MAX_CONFIG_BYTES, not at the deadline."""
+
+    def __init__(self, *args: Any, initial: int = 0, **kwargs: Any) -> None:
+        self.n = initial
+
+    def __enter__(self) -> _DecodedByteCap:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def update(self, count: int | float = 1) -> None:
+        self.n += int(count)
+        if self.n > MAX_CONFIG_BYTES:
+            raise _BodyTooLarge()
+
+    def close(self) -> None:
+        return None
+
+
 class _Unreachable(Exception):
     pass
 
@@ -160,17 +187,21 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
         if metadata.size > MAX_CONFIG_BYTES:
             raise HubError(f"{where}/{filename}: {metadata.size} bytes is too large for a config "
                            f"(limit {MAX_CONFIG_BYTES} bytes)")
-        path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout)
+        # identity: the size the HEAD gave is the size of the body; _DecodedByteCap stops a body that grows anyway
+        path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout,
+                               headers={"Accept-Encoding": "identity"}, tqdm_class=_DecodedByteCap)
     except HubError:
         raise
-    except Exception as error:
+    except _BodyTooLarge:
+        raise HubError(f"{where}/{filename}: the Hub sent more than {MAX_CONFIG_BYTES} bytes (decoded) for a file "
+                       f"it said was {metadata.size} bytes; not a config") from None
+    except Exception as error:  # noqa: BLE001 - not swallowed: _raise_mapped raises a HubError for each
         _raise_mapped(error, where, revision)
-        raise  # unreachable: _raise_mapped always raises
     data = _read_cached_file(path, f"{where}/{filename}")
     return HubConfig(repo_id, revision, filename, metadata.commit_hash, False, data)
 
 
-def _raise_mapped(error: Exception, where: str, revision: str) -> None:
+def _raise_mapped(error: Exception, where: str, revision: str) -> NoReturn:
     """Turn a huggingface_hub / HTTP client error into HubError, _EntryMissing or _Unreachable."""
     from huggingface_hub import errors
 
@@ -210,7 +241,7 @@ def _from_cache(repo_id: str, revision: str) -> HubConfig | None:
     for filename in CONFIG_FILES:
         try:
             path = hf_hub_download(repo_id, filename, revision=revision, local_files_only=True)
-        except Exception:  # noqa: BLE001, S112 - not cached (or cached as missing): try the next name
+        except Exception:  # noqa: BLE001 - not cached (or cached as missing): try the next name
             continue
         return HubConfig(repo_id, revision, filename, None, True, _read_cached_file(path, f"{where}/{filename}"))
     return None

@@ -34,16 +34,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from neuron_compat.check.config_facts import ModelConfigFacts
 from neuron_compat.contract.versions import version_key
+from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
 from neuron_compat.views.at_release import (
     REQUIREMENT_KINDS,
     beyond_horizon,
     constraint_value,
     covers,
-    has_requirements,
     horizon_note,
     stack_shipped,
 )
-from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_of
+from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_for
 
 if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
     from neuron_compat.check.compiled_view import CompiledRegistry
@@ -157,6 +157,62 @@ def _answer_json(answer: dict[str, Any]) -> dict[str, Any]:
     return insert_after(answer, CARRIED_AFTER, carried)
 
 
+def task_of(architectures: Iterable[str]) -> str | None:
+    """The task a config's class names say (vocabulary.TASK_BY_ARCHITECTURE_SUFFIX): the first that says one."""
+    for name in architectures:
+        for suffix, task in TASK_BY_ARCHITECTURE_SUFFIX:
+            if name.endswith(suffix):
+                return task
+    return None
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Which part of the family the answer is about: its task (from --task, else from the config's class names)
+    and its Hub repo id when it has one. Decides which scoped constraints and notes (`applies_to`) apply."""
+
+    task: str | None
+    task_from: str | None  # "option", "architectures" or None
+    checkpoint: str | None
+    examples: frozenset[str]
+
+    def applies(self, item: Any) -> bool:
+        """Does a constraint or note apply? Unscoped items always do. A repo id listed by the item applies it; a
+        repo id the family lists as an example but the item does not leaves it out when the item names
+        checkpoints; otherwise the task decides (--task overrides the repo id). With neither known the item is kept."""
+        scope = getattr(item, "applies_to", None)
+        if scope is None:
+            return True
+        checkpoints = [str(c).lower() for c in scope.checkpoints]
+        tasks = [str(t) for t in scope.tasks]
+        repo = self.checkpoint.lower() if self.checkpoint else None
+        if self.task_from != "option" and repo is not None and checkpoints:
+            if repo in checkpoints:
+                return True
+            if repo in self.examples:
+                return False
+        if self.task is not None and tasks:
+            return self.task in tasks or (self.task_from != "option" and repo is not None and repo in checkpoints)
+        return repo is None or repo in checkpoints or not checkpoints
+
+
+def _subject(facts: ModelConfigFacts, family: Family | None, task: str | None, checkpoint: str | None) -> Subject:
+    examples = frozenset(e.lower() for e in family.examples) if family is not None else frozenset()
+    if task is not None:
+        return Subject(task, "option", checkpoint, examples)
+    inferred = task_of(facts.architectures)
+    return Subject(inferred, "architectures" if inferred else None, checkpoint, examples)
+
+
+def _left_out_caveat(family: Family, constraints: int, notes: int) -> Caveat:
+    parts = [f"{constraints} constraint{'s' if constraints != 1 else ''}" if constraints else "",
+             f"{notes} note{'s' if notes != 1 else ''}" if notes else ""]
+    said = " and ".join(p for p in parts if p)
+    return Caveat(kind="left-out", limits=False,
+                  message=f"left out {said} that apply to other tasks or checkpoints of {family.id} "
+                  "(the family page lists them; use --task to choose another task)")
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The answer of `neuron-compat check --json` and of the site's check page (same fields, same values)."""
@@ -166,6 +222,9 @@ class Verdict:
     release: str
     stack: str | None
     workload: str | None
+    task: str | None
+    task_from: str | None
+    checkpoint: str | None
     model: ModelConfigFacts
     family: FamilyMatch | None
     status: str
@@ -182,7 +241,7 @@ class Verdict:
 
     def to_json(self) -> str:
         """The `check --json` text (ASCII-escaped, so any string in a config prints safely)."""
-        return json.dumps(self.to_dict(), indent=1)
+        return json.dumps(self.to_dict(), indent=1, allow_nan=False)
 
 
 def json_schema() -> dict[str, Any]:
@@ -207,7 +266,8 @@ def json_schema() -> dict[str, Any]:
 
 def _plain(item: Any) -> dict[str, Any]:
     """A constraint or note as JSON data, from a pydantic model or a compiled view."""
-    return item.model_dump(mode="json") if hasattr(item, "model_dump") else item.to_json()
+    data: dict[str, Any] = item.model_dump(mode="json") if hasattr(item, "model_dump") else item.to_json()
+    return data
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -290,7 +350,7 @@ def _whose(origin: str | None) -> str:
     return "this stack's" if origin == ORIGIN_STACK else "this statement's"
 
 
-def _row_caveats(facts: ModelConfigFacts, statement: Statement, effective: Effective) -> list[Caveat]:
+def _row_caveats(facts: ModelConfigFacts, constraints: list[Any], effective: Effective) -> list[Caveat]:
     caveats: list[Caveat] = []
     dtypes = effective.dtypes
     if facts.dtype_raw is not None and dtypes.values and facts.dtype not in dtypes.values:
@@ -310,7 +370,7 @@ def _row_caveats(facts: ModelConfigFacts, statement: Statement, effective: Effec
         caveats.append(Caveat(kind="quantization-not-listed", limits=True,
                               message=f"quantization {quantization.id or quantization.method} is not among "
                               f"{_whose(methods.origin)} quantization methods ({listed})"))
-    for constraint in statement.constraints:
+    for constraint in constraints:
         kind = str(constraint.kind)
         if kind == "max-sequence-length" and facts.max_position_embeddings is not None \
                 and isinstance(constraint.value, int) and facts.max_position_embeddings > constraint.value:
@@ -324,8 +384,12 @@ def _row_caveats(facts: ModelConfigFacts, statement: Statement, effective: Effec
 
 
 def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_caveats: list[Caveat],
-            release: str, effective: Effective) -> StackAnswer:
-    caveats = _row_caveats(facts, statement, effective)
+            release: str, effective: Effective, subject: Subject, family: Family) -> StackAnswer:
+    constraints = [c for c in statement.constraints if subject.applies(c)]
+    dated = [n for n in statement.notes if n.release is None or version_key(n.release) <= version_key(release)]
+    notes = [n for n in dated if subject.applies(n)]
+    caveats = _row_caveats(facts, constraints, effective)
+    left_constraints, left_notes = len(statement.constraints) - len(constraints), len(dated) - len(notes)
     status = str(statement.status)
     verdict = status
     if status == "supported" and any(c.limits for c in caveats + family_caveats):
@@ -333,7 +397,9 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     if status != "unknown" and beyond_horizon(stack, release):
         caveats.append(Caveat(kind="beyond-horizon", limits=True, message=horizon_note(stack, release)))
         verdict = "unknown"
-    requirements = has_requirements(statement)
+    if left_constraints or left_notes:
+        caveats.append(_left_out_caveat(family, left_constraints, left_notes))
+    requirements = any(str(c.kind) in REQUIREMENT_KINDS for c in constraints)
     display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
@@ -342,9 +408,8 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
         attention=list(effective.attention.values), dtypes=list(effective.dtypes.values),
         quantization=list(effective.quantization.values), attention_origin=effective.attention.origin,
         dtypes_origin=effective.dtypes.origin, quantization_origin=effective.quantization.origin,
-        constraints=[_plain(c) for c in statement.constraints],
-        notes=[_plain(n) for n in statement.notes
-               if n.release is None or version_key(n.release) <= version_key(release)],
+        constraints=[_plain(c) for c in constraints],
+        notes=[_plain(n) for n in notes],
         caveats=caveats, anchor=statement.anchor, sources=[s.url for s in statement.sources],
         capability_sources=list(effective.capability_sources),
     )
@@ -386,7 +451,9 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
 
 
 def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, release: str | None = None, stack: str | None = None,
-            workload: str | None = None) -> Verdict:
+            workload: str | None = None, task: str | None = None, checkpoint: str | None = None) -> Verdict:
+    """The answer for one config. `task` (check --task) and `checkpoint` (the Hub repo id asked about) choose
+    which scoped constraints and notes apply; without --task the config's class names say the task."""
     versions = registry.release_versions
     if not versions:
         raise ResolveError("the registry lists no Neuron releases")
@@ -402,6 +469,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
     # compiled views are read exactly as the models are, by attribute (compiled.py)
     stacks = cast("list[Stack]", registry.stacks)
     family, match, caveats, nearest = _find_family(facts, cast("list[Family]", registry.families))
+    subject = _subject(facts, family, task, checkpoint)
     if facts.remote_code:
         caveats.append(Caveat(kind="remote-code", limits=False,
                               message="config.json has auto_map: the checkpoint ships its own modeling code "
@@ -419,7 +487,8 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                 shipped = stack_shipped(candidate, release)
                 holding = [s for s in statements if covers(s, release)] if shipped else []
                 if holding:
-                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_of(registry, s))
+                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_for(registry, family, s),
+                                        subject, family)
                                 for s in holding]
                 elif statements or (stack is not None and wanted in candidate.workloads):
                     answers.append(_absent_answer(candidate, wanted, statements, release, family,
@@ -435,7 +504,8 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         if STATUS_RANK[answer.verdict] > STATUS_RANK[status]:
             status = answer.verdict
     return Verdict(
-        format=FORMAT, release=release, stack=stack, workload=workload, model=facts,
+        format=FORMAT, release=release, stack=stack, workload=workload, task=subject.task,
+        task_from=subject.task_from, checkpoint=checkpoint, model=facts,
         family=match, status=status,
         summary=_summary(facts, family, status, answers, release), caveats=caveats, answers=answers,
         no_statement=no_statement, nearest=nearest,

@@ -11,7 +11,9 @@ from typing import Any
 from neuron_compat.check import config_facts as model_config
 from neuron_compat.check import resolver as resolve
 from neuron_compat.check.exit_codes import EXIT_FOR_STATUS
+from neuron_compat.check.fit import fit_tables
 from neuron_compat.contract import hub_ids
+from neuron_compat.contract.vocabulary import CLAIM_STATUSES, TASK_BY_ARCHITECTURE_SUFFIX
 from neuron_compat.views.at_release import REQUIREMENT_KINDS
 from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS
 
@@ -38,4 +40,39 @@ def check_tables() -> dict[str, Any]:
         "carried_after": resolve.CARRIED_AFTER,
         "origin_labels": dict(ORIGIN_LABELS),
         "repo_id_pattern": hub_ids.REPO_ID_PATTERN,
+        "task_by_architecture_suffix": [list(pair) for pair in TASK_BY_ARCHITECTURE_SUFFIX],
+        "claim_statuses": sorted(CLAIM_STATUSES),
+        **sizing_tables(),
+        **fit_tables(),
+    }
+
+
+def sizing_tables() -> dict[str, Any]:
+    """The constants of neuron_compat.sizing that check_fit.js reads (its port holds only the logic)."""
+    from dataclasses import asdict
+
+    from neuron_compat.sizing import bytes as sizing_bytes
+    from neuron_compat.sizing import classic, decoder, fields, kv_cache, models, shapes
+
+    return {
+        "sizing_families": {name: asdict(family) for name, family in decoder.FAMILIES.items()},
+        "sizing_generic_family": asdict(models.GENERIC_FAMILY),
+        "sizing_gated_activations": sorted(decoder.GATED_ACTIVATIONS),
+        "sizing_encoders": sorted(models.ENCODERS),
+        "sizing_attention_free": sorted(models.ATTENTION_FREE),
+        "sizing_encoder_only": sorted(kv_cache.ENCODER_ONLY),
+        "sizing_expert_fields": list(models.EXPERT_FIELDS),
+        "sizing_generic_needs": [list(names) for names in models.GENERIC_NEEDS],
+        "sizing_multimodal_defaults": {name: list(pair) for name, pair in models.MULTIMODAL_DEFAULTS.items()},
+        "sizing_max_nesting": models.MAX_NESTING,
+        "sizing_hidden_keys": list(shapes.HIDDEN),
+        "sizing_layer_keys": list(shapes.LAYERS),
+        "sizing_head_keys": list(shapes.HEADS),
+        "sizing_falcon_head_keys": list(classic.FALCON_HEADS),
+        "sizing_expert_count_key": dict(decoder.EXPERT_COUNT_KEY),
+        "sizing_absurd": fields.ABSURD,
+        "sizing_max_exact": fields.MAX_EXACT,
+        "sizing_dtype_bytes": {name: [width.numerator, width.denominator]
+                               for name, width in sizing_bytes.DTYPE_BYTES.items()},
+        "sizing_dtype_aliases": dict(sizing_bytes.ALIASES),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import difflib
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -17,7 +18,8 @@ from neuron_compat.commands.common import (
     write_or_report,
 )
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
-from neuron_compat.contributing.registry_lock import registry_locked
+from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
+from neuron_compat.loading.problems import Problem
 
 
 class _UsageError(ValueError):
@@ -40,16 +42,40 @@ def _choices(values: list[str] | None, allowed: list[str], option: str) -> tuple
     return tuple(result)
 
 
-def _problem_counts(problems: list, skip_file: str) -> Counter:
+def _problem_counts(problems: list[Problem], skip_file: str) -> Counter[tuple[str, str, str]]:
     return Counter((p.file, p.field, p.message) for p in problems if p.file != skip_file)
 
 
-def _read_family_text(path: Path) -> tuple[str, str, str]:
-    """The file's text with LF line endings and no BOM, plus the line ending and BOM to write it back with."""
-    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
-    from neuron_compat.safeio.bounded_read import read_regular_file
+class _ChangedWhileRunning(Exception):
+    """The family file is not what it was when this run read it (an editor saved it, say)."""
 
-    text = read_regular_file(path, MAX_FILE_BYTES).decode("utf-8")  # validated just before: cannot fail here
+
+def _read_family_bytes(path: Path) -> tuple[bytes, tuple[int, int, int]] | None:
+    """The family file's bytes as this run reads them, and its identity (inode, mtime, size) taken before.
+
+    An editor saves by renaming a new file over the old one: a new inode and mtime even when it saves the
+    same bytes twice. None when the file cannot be read (validation says why).
+    """
+    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
+    from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
+
+    try:
+        info = os.stat(path)
+        return read_regular_file(path, MAX_FILE_BYTES), (info.st_ino, info.st_mtime_ns, info.st_size)
+    except (UnreadableFile, OSError):
+        return None
+
+
+def _family_text(raw: bytes) -> tuple[str, str, str]:
+    """The file's text with LF line endings and no BOM, plus the line ending and BOM to write it back with.
+
+    `raw` is the copy read before validation and found unchanged after it, so it is what validation accepted;
+    a file that was not UTF-8 then is refused as changed rather than decoded here.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _ChangedWhileRunning() from None
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     line_ending = "\r\n" if "\r\n" in text else "\n"
     return text.removeprefix(bom).replace("\r\n", "\n"), line_ending, bom
@@ -84,8 +110,12 @@ def run(args: argparse.Namespace) -> int:
     if not root.is_dir():
         print(f"error: {display_path(root)}: registry directory not found (pass --registry)", file=sys.stderr)
         return EXIT_USAGE
-    with registry_locked(root):  # read, validate and write as one step: concurrent runs take turns
-        return _record(args, root, dtypes, attention, hardware)
+    try:
+        with registry_locked(root):  # read, validate and write as one step: concurrent runs take turns
+            return _record(args, root, dtypes, attention, hardware)
+    except RegistryLockError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_PROBLEMS
 
 
 def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], attention: tuple[str, ...],
@@ -103,6 +133,9 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
         print(f"error: {shown} not found; start the family with `neuron-compat new {args.family} --from-config config.json`",
               file=sys.stderr)
         return EXIT_PROBLEMS
+    changed = (f"error: {shown} changed while add-evidence ran (saved by another program?); nothing written: "
+               "run it again")
+    snapshot = _read_family_bytes(path)  # the one copy the edit is made from, compared again before the write
     before = validate_registry(root)
     family = before.registry.family_by_id.get(args.family)
     own_problems = [p for p in before.problems if p.file == shown]
@@ -116,7 +149,14 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
         verified=args.verified or dt.date.today(), kind=args.kind, title=args.title, by=args.by,
         instance=args.instance, dtypes=dtypes, attention=attention, stack_version=args.stack_version,
     )
-    text, line_ending, bom = _read_family_text(path)
+    try:
+        if snapshot is None or _read_family_bytes(path) != snapshot:  # what validation read is what we edit
+            raise _ChangedWhileRunning()
+        raw = snapshot[0]
+        text, line_ending, bom = _family_text(raw)
+    except _ChangedWhileRunning:
+        print(changed, file=sys.stderr)
+        return EXIT_PROBLEMS
     try:
         edit = record_evidence(before.registry, family, text, evidence)
     except NothingToDo as done:
@@ -143,13 +183,13 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
             text.splitlines(keepends=True), edit.text.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
         print("(dry run: nothing written)")
         return EXIT_OK
-    if not write_or_report(path, written):
+    if not write_or_report(path, written, unchanged_from=raw):  # under the lock, just before the rename
         return EXIT_PROBLEMS
     print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "add-evidence", help="record a verified result (stack, Neuron release, instance, log) in a family file",
         description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "

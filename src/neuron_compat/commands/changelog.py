@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from typing import IO
 
 from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
@@ -40,13 +41,74 @@ def extract_registry(repo: Path, revision: str, registry_path: str, into: Path) 
     listing = _git(repo, "ls-tree", "-d", "--name-only", revision, "--", registry_path).decode().split()
     if registry_path.rstrip("/") not in listing:
         return None
-    archive = _git(repo, "archive", "--format=tar", revision, "--", registry_path)
+    _stream_archive(repo, revision, registry_path, into)
+    return into / registry_path
+
+
+def _stream_archive(repo: Path, revision: str, registry_path: str, into: Path) -> None:
+    """`git archive` read as a stream, never held whole: each file is written with at most MAX_FILE_BYTES + 1
+    of its bytes (enough for the loader to refuse it as too large) at its real size, the rest skipped; the whole archive and
+    its number of entries are capped too. Links and devices go through tarfile's data filter."""
+    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
+
     try:
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(into, filter="data")
+        process = subprocess.Popen(["git", "-C", str(repo), "archive", "--format=tar", revision, "--", registry_path],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+    assert process.stdout is not None
+    counted = _CountingReader(process.stdout, MAX_ARCHIVE_BYTES)
+    try:
+        with tarfile.open(fileobj=counted, mode="r|") as tar:
+            for number, member in enumerate(tar):
+                if number >= MAX_ARCHIVE_ENTRIES:
+                    raise UnsafeTree(f"{revision}: more than {MAX_ARCHIVE_ENTRIES} files under {registry_path}/")
+                if not member.isfile():
+                    tar.extract(member, into, filter="data")
+                    continue
+                member = tarfile.data_filter(member, str(into))
+                target = into / member.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                source = tar.extractfile(member)
+                assert source is not None
+                with open(target, "wb") as out:
+                    out.write(source.read(MAX_FILE_BYTES + 1))  # the loader refuses a file this long...
+                    out.truncate(member.size)  # ...and names its real size (the rest is a hole: no disk used)
     except tarfile.TarError as error:  # FilterError: a symlink to /etc/passwd or out of the tree, a device...
         raise UnsafeTree(f"{revision}: {error} (a registry holds plain files; nothing was read)") from None
-    return into / registry_path
+    except _ArchiveTooLarge:
+        raise UnsafeTree(f"{revision}: {registry_path}/ is more than {MAX_ARCHIVE_BYTES // (1024 * 1024)} MiB in all "
+                         "(a registry is a few megabytes); nothing was compared") from None
+    finally:
+        process.stdout.close()
+        process.kill()
+        process.wait()
+
+
+MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
+"""What `git archive` may stream for one revision (each file is cut at the loader's limit as it is written)."""
+MAX_ARCHIVE_ENTRIES = 100_000
+
+
+class _ArchiveTooLarge(Exception):
+    pass
+
+
+class _CountingReader(io.RawIOBase):
+    """A pipe read through, counting bytes: past `limit` the archive is refused."""
+
+    def __init__(self, pipe: IO[bytes], limit: int) -> None:
+        self.pipe, self.limit, self.count = pipe, limit, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.pipe.read(size if size is not None and size >= 0 else 1024 * 1024)
+        self.count += len(data)
+        if self.count > self.limit:
+            raise _ArchiveTooLarge()
+        return data
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "changelog", help="the data changelog between two git revisions (e.g. two data tags)",
         description="Read the registry of two git revisions (git archive into temporary directories) and print "

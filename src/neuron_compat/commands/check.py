@@ -5,7 +5,9 @@ for people or, with --json, the `Verdict` (see resolve.py) that the site's check
 The registry answered from is chosen by registry_source.py (--registry, $NEURON_COMPAT_REGISTRY, ./registry,
 the bundled snapshot) and named in the header and in the JSON's `registry`.
 Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
-registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network).
+registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network), or a
+fit flag (--batch, --seq-len, --dtype, --instance) with a value fit cannot use (a usage error, as argparse's).
+The fit (check/fit.py) follows the verdict, in the table and as `fit` in the JSON.
 """
 
 from __future__ import annotations
@@ -15,10 +17,17 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
+from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
 from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.views.inherited_capabilities import origin_label
+
+if TYPE_CHECKING:  # imported when run, so `check --help` stays cheap
+    from neuron_compat.check.compiled_view import CompiledRegistry
+    from neuron_compat.check.fit import FitOptions
+    from neuron_compat.check.resolver import StackAnswer, Verdict
+    from neuron_compat.registry_sources.selection import RegistryOrigin
 
 
 def _clean(text: object) -> str:
@@ -44,18 +53,32 @@ def run(args: argparse.Namespace) -> int:
     if args.json_schema:
         from neuron_compat.check.resolver import json_schema
 
-        sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1) + "\n")
+        sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1, allow_nan=False) + "\n")
         return 0
     if args.model is None:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
     if args.workload is not None and args.workload not in WORKLOADS:
         return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
+    if args.task is not None:
+        import difflib
+
+        from neuron_compat.contract.vocabulary import Task
+
+        tasks = [t.value for t in Task]
+        if args.task not in tasks:
+            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
+            return _fail(f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
+    fit_options = _fit_options(args, registry.instances)
+    if isinstance(fit_options, str):
+        return _fail(fit_options, EXIT_USAGE)
 
     target = args.model
+    checkpoint = None
     local = Path(target).expanduser()
     try:
         if local.exists() or _looks_like_path(target):
@@ -63,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
                 return _fail("--revision applies to Hub repo ids, not to local files", EXIT_PROBLEMS)
             data, source = read_local_config(local)
         else:
-            from neuron_compat.check.hub_client import HubError, fetch_config, is_valid_repo_id
+            from neuron_compat.check.hub_client import HubError, fetch_config
+            from neuron_compat.contract.hub_ids import is_valid_repo_id
 
             if not is_valid_repo_id(target):
                 return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
@@ -73,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             except HubError as error:
                 return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
             data = fetched.data
+            checkpoint = fetched.repo_id
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
             source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
@@ -83,20 +108,41 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{target}: {error.strerror or error}", EXIT_PROBLEMS)
 
     try:
-        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload)
+        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload,
+                          task=args.task, checkpoint=checkpoint)
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
-    if args.json:
-        document = {**verdict_document(verdict), "registry": asdict(origin)}
-        sys.stdout.write(json.dumps(document, indent=1) + "\n")
-    else:
-        probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
-        sys.stdout.write(render_table(verdict, source, origin.describe(), probe))
+    document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
+    sys.stdout.write(_output(args.json, document, verdict, source, registry, origin))
     return EXIT_FOR_STATUS[verdict.status]
 
 
-def verdict_document(verdict) -> dict:
+def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: str, registry: CompiledRegistry,
+            origin: RegistryOrigin) -> str:
+    """`check --json`'s text (the answer document and where the registry came from), or the table."""
+    if as_json:
+        return json.dumps({**document, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
+    from neuron_compat.commands.check_fit_text import render_fit
+
+    probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
+    return render_table(verdict, source, origin.describe(), probe, render_fit(document["fit"]))
+
+
+def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
+    """The fit flags as FitOptions, or the one-line message naming the valid values when one cannot be used."""
+    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
+
+    options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
+                         stack=args.stack)
+    try:
+        check_options(options, instances)
+    except FitOptionError as error:
+        return str(error)
+    return options
+
+
+def verdict_document(verdict: Verdict) -> dict[str, Any]:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
     and what the site's check page shows (check_resolve.js checkDocument)."""
     from neuron_compat.check.resolver import insert_after
@@ -104,7 +150,16 @@ def verdict_document(verdict) -> dict:
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
 
 
-def _with_registry_schema(schema: dict) -> dict:
+def answer_document(verdict: Verdict, config: object, instances: dict[str, Any] | None, stacks: list[str],
+                    fit_options: FitOptions) -> dict[str, Any]:
+    """`check --json` without `registry`: the verdict document and its `fit` (what the check page shows)."""
+    from neuron_compat.check.fit import fit_document
+
+    fit = fit_document(config, instances, fit_options, stacks, pipeline=verdict.model.kind == "diffusers")
+    return {**verdict_document(verdict), "fit": fit}
+
+
+def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
@@ -115,15 +170,21 @@ def _with_registry_schema(schema: dict) -> dict:
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
     exit_code = {"enum": sorted(set(EXIT_FOR_STATUS.values())), "title": "Exit Code", "type": "integer"}
     properties = insert_after(schema["properties"], "status", {"exit_code": exit_code})
+    from neuron_compat.check.fit_schema import fit_json_schema
+
+    fit = fit_json_schema()
+    schema["$defs"].update(fit.pop("$defs", {}))
+    schema["$defs"]["Fit"] = fit
+    properties["fit"] = {"$ref": "#/$defs/Fit"}
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))
     required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
-    schema["required"] = [*required, "registry"]
+    schema["required"] = [*required, "fit", "registry"]
     return schema
 
 
-def _facts_line(verdict) -> str:
+def _facts_line(verdict: Verdict) -> str:
     model = verdict.model
     if model.kind == "diffusers":
         parts = [f"pipeline {model.pipeline_class}"]
@@ -151,7 +212,7 @@ def _facts_line(verdict) -> str:
     return " | ".join(parts)
 
 
-def _values_line(answer) -> str:
+def _values_line(answer: StackAnswer) -> str:
     """'attention: sdpa (from the stack); dtypes: bf16, fp16 (stated for this family)' for a row."""
     parts = []
     for name in ("attention", "dtypes", "quantization"):
@@ -161,14 +222,19 @@ def _values_line(answer) -> str:
     return "; ".join(parts)
 
 
-def render_table(verdict, source: str, registry: str, probe: dict | None = None) -> str:
-    """The terminal form: what was read, the family, one row per statement, caveats under their row,
-    and the portability probe's one line for the model type (machine evidence, not a verdict)."""
+def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None,
+                 fit_lines: list[str] | None = None) -> str:
+    """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
+    section (check_fit_text.render_fit), the result line and the portability probe's one line for the model type
+    (machine evidence, not a verdict)."""
     lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
     if verdict.family:
         family = verdict.family
         lines.append(f"  family: {family.name} [{family.id}] (matched by {family.matched_by} {family.value})")
     lines.append(f"  Neuron release: {verdict.release}")
+    if verdict.family and verdict.task:
+        said = "--task" if verdict.task_from == "option" else "the config's class names"
+        lines.append(f"  task: {_clean(verdict.task)} (from {said})")
     for caveat in verdict.caveats:
         lines.append(f"  ! {caveat.message}")
     lines.append("")
@@ -177,9 +243,9 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
                  a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
         widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-        for answer, row in zip(verdict.answers, rows):
-            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+        for answer, row in zip(verdict.answers, rows, strict=True):
+            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
             values = _values_line(answer)
             if values:
                 lines.append(f"    {values}")
@@ -188,6 +254,8 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         lines.append("")
     if verdict.no_statement:
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
+    if fit_lines:
+        lines.extend([*fit_lines, ""])
     lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
         from neuron_compat.views.probe_reading import probe_line
@@ -197,7 +265,7 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
     return "\n".join(_clean(line) for line in lines) + "\n"
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "check", help="does this checkpoint run on Neuron? (Hub id, config.json, model folder, model_index.json)",
         description="Read a model's config (a Hub repo id via huggingface_hub, a local config.json or "
@@ -210,6 +278,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
     parser.add_argument("--workload", help="inference or training (default: both)")
+    parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
+                        "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
     parser.add_argument("--json-schema", action="store_true", help="print the JSON Schema of the --json output and exit")
     parser.add_argument(
@@ -219,4 +289,15 @@ def register(commands: argparse._SubParsersAction) -> None:
         "when the working directory holds one, else the snapshot bundled with neuron-compat")
     parser.add_argument("--offline", action="store_true",
                         help="with a registry URL: answer from the cached copy, without the network")
+    fit = parser.add_argument_group(
+        "fit", "an estimate of weights + KV cache against each instance's device memory (activations and compiler "
+        "buffers are not counted)")
+    fit.add_argument("--batch", type=int, metavar="N", help="batch size of the KV-cache estimate (default: 1)")
+    fit.add_argument("--seq-len", type=int, metavar="N", dest="seq_len",
+                     help="tokens per sequence of the KV-cache estimate (default: 4096)")
+    fit.add_argument("--dtype", metavar="DTYPE",
+                     help="weight dtype: fp32, bf16, fp16, fp8, int8 or int4 (default: the config's, else bf16); "
+                     "the KV cache shares it, at bf16 for int8/int4")
+    fit.add_argument("--instance", metavar="NAME",
+                     help="only this instance (a name from registry/instances.yaml, e.g. inf2.xlarge; default: all)")
     parser.set_defaults(handler=run)

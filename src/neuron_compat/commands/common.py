@@ -21,13 +21,15 @@ __all__ = ["EXIT_FOR_STATUS", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREACHABLE", "E
 DEFAULT_REGISTRY = Path("registry")
 
 
-def write_or_report(path: Path, text: str) -> bool:
+def write_or_report(path: Path, text: str, unchanged_from: bytes | None = None) -> bool:
     """Write `text` to `path` atomically (atomic_write); on failure print one `error:` line and return False.
+
+    `unchanged_from`: the bytes the edit was made from; a file that no longer holds them is not replaced.
 
     What every command that writes a file does: the caller returns its own exit status when this is False.
     """
     try:
-        write_atomically(path, text)
+        write_atomically(path, text, unchanged_from)
     except OSError as error:
         print(f"error: {written_where(error, path)}", file=sys.stderr)
         return False

@@ -6,8 +6,13 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from neuron_compat.commands.common import DEFAULT_REGISTRY, EXIT_OK, EXIT_PROBLEMS
+
+if TYPE_CHECKING:  # imported when run, so `neuron-compat check` never pays for them
+    from neuron_compat.loading.loaded_registry import Registry
+    from neuron_compat.views.claim_diff import RegistryDiff
 
 FORMATS = ("text", "markdown")
 
@@ -16,7 +21,8 @@ class RegistryProblems(Exception):
     """A registry to compare does not validate; the problems were printed."""
 
 
-def load_for_diff(path: Path, label: str, missing_is_empty: bool = False, shown_as: str | None = None):
+def load_for_diff(path: Path, label: str, missing_is_empty: bool = False,
+                  shown_as: str | None = None) -> Registry:
     """The validated registry at `path` (an empty one if it does not exist and `missing_is_empty`).
 
     `shown_as` replaces `path` in the problems printed (e.g. 'v1:registry' for a tree read from git).
@@ -42,7 +48,7 @@ def load_for_diff(path: Path, label: str, missing_is_empty: bool = False, shown_
     return result.registry
 
 
-def render(diff, output_format: str, title: str) -> str:
+def render(diff: RegistryDiff, output_format: str, title: str) -> str:
     return diff.render_markdown(title) if output_format == "markdown" else diff.render_text()
 
 
@@ -58,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "diff", help="what changed in the published claims between two registry directories, in plain words",
         description="Compare two registry directories (e.g. the pull request's base and head) and print the "

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "export", help="print the whole validated registry as JSON",
         description="Validate the registry and print it as JSON with the same field names as the YAML. "

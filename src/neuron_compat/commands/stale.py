@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
                 "since": item.statement.since, "last_verified": item.last_verified.isoformat(),
                 "age_days": item.age_days,
             } for item in found],
-        }, indent=1))
+        }, indent=1, allow_nan=False))
         return EXIT_OK
     locators: dict[str, Locator] = {}
     for item in found:
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "stale", help="list statements whose newest source is older than N days or K releases",
         description="List statements whose newest source `verified` date is older than --days N before --today, "

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "validate", help="check every registry file; print each problem as path:line:col: field: message",
         description="Check the registry: YAML, schema and cross-file rules. Prints every problem and exits 1 "

@@ -13,12 +13,14 @@ import re
 REPO_ID_PATTERN = r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,95}/)?[A-Za-z0-9][A-Za-z0-9._-]{0,95}"
 """The repo id's characters and lengths, matched against the whole id (the site's check page reads it too)."""
 _REPO_ID = re.compile(REPO_ID_PATTERN)
+REPO_ID_REFUSED = r"\.\.|--|[.-](?![\s\S])"
+"""What a repo id matching REPO_ID_PATTERN may still not hold: '..', '--', a final '.' or '-' (searched anywhere)."""
+_REPO_ID_REFUSED = re.compile(REPO_ID_REFUSED)
 _REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,199}")
 
 
 def is_valid_repo_id(text: str) -> bool:
-    return (_REPO_ID.fullmatch(text) is not None and ".." not in text and "--" not in text
-            and not text.endswith((".", "-")))
+    return _REPO_ID.fullmatch(text) is not None and _REPO_ID_REFUSED.search(text) is None
 
 
 def is_valid_revision(text: str) -> bool:

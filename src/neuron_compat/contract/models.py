@@ -8,17 +8,35 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from neuron_compat.contract.hub_ids import is_valid_repo_id
+from neuron_compat.contract import catalogue_rules
+from neuron_compat.contract.hub_ids import REPO_ID_PATTERN, REPO_ID_REFUSED, is_valid_repo_id
+from neuron_compat.contract.schema_rules import (
+    END,
+    Catalogue,
+    CatalogueRef,
+    TextRule,
+    add_model_rules,
+    any_case,
+    character_class,
+    controls_rule,
+    given,
+    non_empty,
+    refuse_text,
+    when,
+)
+from neuron_compat.contract.statement_requirements import STATUSES_NEEDING_NOTES, STATUSES_NEEDING_SINCE
 from neuron_compat.contract.versions import NEURON_VERSION_PATTERN, is_neuron_version
 from neuron_compat.contract.vocabulary import (
     Attention,
     ConstraintKind,
     Dtype,
     Hardware,
+    ModelClass,
     Quantization,
     SourceKind,
     StackStatus,
@@ -26,15 +44,39 @@ from neuron_compat.contract.vocabulary import (
     Task,
     Workload,
 )
-from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_character
+from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_character, one_line
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
 _SLUG = re.compile(SLUG_PATTERN)
-_RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*$|&#?[A-Za-z0-9]+;")
+
+# The text rules, each one pattern read by the validators below and by the editor schema (schema_rules.py).
+_RAW_HTML = TextRule(
+    rf"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*{END}|&#?[A-Za-z0-9]+;",
+    "raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
 # Inline links `[x](javascript:...)` and reference definitions `[x]: javascript:...` (which any Markdown
-# renderer of the JSON API would turn into a link).
-_UNSAFE_LINK = re.compile(r"(?:\]\(\s*|^[ ]{0,3}\[[^\]]+\]:\s*)(?:javascript|data|vbscript|file):",
-                          re.IGNORECASE | re.MULTILINE)
+# renderer of the JSON API would turn into a link); any ASCII case, a definition at the start of any line.
+_UNSAFE_LINK = TextRule(
+    r"\](?:\s*\(|:)[\s>]*<?\s*(?!" + any_case("https") + r"\\?:)[A-Za-z](?:[A-Za-z0-9]|\\?[+.\-]){0,31}\\?:",
+    "links in registry text must be https://")
+_MARKDOWN_CONTROLS = controls_rule(allowed="\n\t")
+_SINGLE_LINE = TextRule(r"\n", "must be a single line")
+_PLAIN_CONTROLS = controls_rule()
+_ANGLE_BRACKETS = TextRule(r"[<>]", "angle brackets are not allowed in names")
+_URL_CHARACTERS = TextRule(r"[\s<>\"'`]", "links must not contain spaces, quotes or angle brackets")
+# Invisible format characters (Unicode category Cf: zero-width spaces, joiners, bidi marks) in links.
+_URL_INVISIBLE = TextRule(character_class("".join(chr(p) for p in range(0x10000) if not 0xD800 <= p <= 0xDFFF
+                                                  and unicodedata.category(chr(p)) == "Cf").replace("\\", "")),
+                          "invisible format characters are not allowed in links")
+_NOT_A_REPO_ID = TextRule(rf"^(?!(?:{REPO_ID_PATTERN}){END})|{REPO_ID_REFUSED}",
+                          "not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
+# Beyond the pattern above (which the editor schema shares), link destinations are decided conservatively:
+# after undoing Markdown's backslash escapes (`javascript\:` is `javascript:` to CommonMark), every scheme that
+# follows `](` (an inline link or image, `<...>` form too) or `]:` (a reference definition, at any depth: inside a
+# block quote or a list item, the destination on the next line after a `>`) must be https. Autolinks
+# `<scheme:...>` and entities such as `&colon;` are raw HTML to _RAW_HTML. Any Markdown renderer of the JSON API
+# therefore makes no other link.
+_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_LINK_SCHEME = re.compile(r"\](?:\s*\(|:)[\s>]*<?\s*(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,31}):")
 
 
 def _require_text(value: Any) -> Any:
@@ -72,24 +114,25 @@ def _check_slug(value: str) -> str:
     return value
 
 
-# \s on str patterns is str.isspace() (both Py_UNICODE_ISSPACE): one C scan instead of a Python loop per character
-_LINK_UNSAFE_CHARACTER = re.compile(r"[\s<>\"'`]")
-
-
 def _check_https(value: str) -> str:
     if not value.startswith("https://"):
-        raise ValueError(f"links must start with https:// (got {value[:60]!r})")
-    if _LINK_UNSAFE_CHARACTER.search(value):
-        raise ValueError("links must not contain spaces, quotes or angle brackets")
-    return value
+        raise ValueError(f"links must start with https:// (got {one_line(value[:60])!r})")
+    _refuse_controls(value)  # the rule of every text field: no ESC, BEL, line separators or bidi marks
+    # ASCII has no format (Cf) character: the common case skips the per-character scan
+    invisible = None if value.isascii() else next((ch for ch in value if unicodedata.category(ch) == "Cf"), None)
+    if invisible is not None:
+        raise ValueError(f"invisible format characters are not allowed in links (found U+{ord(invisible):04X}); "
+                         "percent-encode it if the address really has it")
+    return refuse_text(_URL_CHARACTERS)(value)
 
 
 def _check_markdown(value: str) -> str:
-    if _RAW_HTML.search(value):
-        raise ValueError("raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
-    if _UNSAFE_LINK.search(value):
-        raise ValueError("links in registry text must be https://")
-    _refuse_controls(value, allowed="\n\t")
+    refuse_text(_RAW_HTML, _UNSAFE_LINK)(value)
+    unescaped = _BACKSLASH_ESCAPE.sub(r"\1", value)
+    for match in _LINK_SCHEME.finditer(unescaped):
+        if match.group("scheme").lower() != "https":
+            raise ValueError("links in registry text must be https://")
+    _refuse_controls(value, allowed="\n\t")  # the message names the character (_MARKDOWN_CONTROLS is its pattern)
     return value
 
 
@@ -102,12 +145,9 @@ def _refuse_controls(value: str, allowed: str = "") -> None:
 
 
 def _check_plain_text(value: str) -> str:
-    if "\n" in value:
-        raise ValueError("must be a single line")
-    _refuse_controls(value)
-    if "<" in value or ">" in value:
-        raise ValueError("angle brackets are not allowed in names")
-    return value
+    refuse_text(_SINGLE_LINE)(value)
+    _refuse_controls(value)  # the message names the character (_PLAIN_CONTROLS is its pattern)
+    return refuse_text(_ANGLE_BRACKETS)(value)
 
 
 def _check_repo_id(value: str) -> str:
@@ -123,10 +163,12 @@ Text = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_le
 # TYPE_LABEL in json_schema_extra: how the schema reference (site/pages/contributing.py) names the type.
 TYPE_LABEL = "x-type-label"
 PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text),
-                      Field(min_length=1, max_length=200, json_schema_extra={TYPE_LABEL: "text (one line)"})]
+                      Field(min_length=1, max_length=200, json_schema_extra={TYPE_LABEL: "text (one line)"}),
+                      _SINGLE_LINE, _PLAIN_CONTROLS, _ANGLE_BRACKETS]
 Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown),
                      Field(min_length=1, max_length=2000,
-                           json_schema_extra={TYPE_LABEL: "Markdown (code, *emphasis*, https links)"})]
+                           json_schema_extra={TYPE_LABEL: "Markdown (code, *emphasis*, https links)"}),
+                     _RAW_HTML, _UNSAFE_LINK, _MARKDOWN_CONTROLS]
 Slug = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_slug),
                  Field(max_length=64, json_schema_extra={"pattern": SLUG_PATTERN, TYPE_LABEL: "slug (a-z, 0-9, - or _)"})]
 NeuronVersion = Annotated[
@@ -140,9 +182,14 @@ StackVersionText = Annotated[str, BeforeValidator(_require_text),
                              Field(min_length=1, max_length=40, pattern=r"^[0-9][0-9A-Za-z.+-]*$",
                                    json_schema_extra={TYPE_LABEL: "version text (e.g. '0.4.5')"})]
 HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https),
-                     Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"})]
+                     Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"}),
+                     _URL_CHARACTERS, _PLAIN_CONTROLS, _URL_INVISIBLE]
 RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id),
-                   Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"})]
+                   Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"}), _NOT_A_REPO_ID]
+ReleaseRef = Annotated[NeuronVersion, CatalogueRef("release")]
+"""A release that releases.yaml lists (the editor schema enumerates them)."""
+StackRef = Annotated[Slug, CatalogueRef("stack")]
+"""A stack that stacks.yaml lists (the editor schema enumerates them)."""
 Identifier = Annotated[str, BeforeValidator(_require_text),
                        Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$", json_schema_extra={TYPE_LABEL: "identifier"})]
 
@@ -150,7 +197,13 @@ Identifier = Annotated[str, BeforeValidator(_require_text),
 class Model(BaseModel):
     """Base of every registry model: unknown keys are errors; instances are immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, validate_default=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, validate_default=False,
+                              json_schema_extra=add_model_rules)
+
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        """`allOf` entries of the editor schema for this model's own rules (schema_rules.add_model_rules)."""
+        return []
 
 
 # --- releases.yaml ------------------------------------------------------------------------------
@@ -180,8 +233,21 @@ class StackVersion(Model):
     """A release of a stack with its own version line (e.g. optimum-neuron 0.4.5)."""
 
     version: StackVersionText = Field(description="The stack's own version, e.g. '0.4.5'.")
-    neuron: NeuronVersion = Field(description="The Neuron SDK release this version targets.")
+    neuron: ReleaseRef = Field(description="The Neuron SDK release this version targets.")
     date: Date | None = Field(default=None, description="Release date of that version.")
+
+
+class CodePath(Model):
+    """One of a stack's code paths: which modeling code runs a model, chosen by the model's class.
+
+    A stack with several paths (e.g. Optimum Neuron's decoder backend, traced transformers modeling and diffusers)
+    scopes each capability range to some of them, so a statement inherits only what its own path runs.
+    """
+
+    id: Slug = Field(description="Short id used by capability ranges, e.g. 'decoder-backend'.")
+    name: PlainText = Field(description="Display name.")
+    classes: list[ModelClass] = Field(min_length=1, description="The model classes this path runs.")
+    description: Markdown | None = Field(default=None, description="What runs on this path, in Markdown.")
 
 
 class Stack(Model):
@@ -195,9 +261,13 @@ class Stack(Model):
     hardware: list[Hardware] = Field(min_length=1, description="Hardware it runs on.")
     workloads: list[Workload] = Field(min_length=1, description="Workloads it serves.")
     status: StackStatus = Field(description="Its lifecycle.")
-    since: NeuronVersion | None = Field(default=None, description="First catalogued Neuron release that ships it.")
-    end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
+    since: ReleaseRef | None = Field(default=None, description="First catalogued Neuron release that ships it.")
+    end_of_support: ReleaseRef | None = Field(default=None, description="First Neuron release without it.")
     status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
+    code_paths: list[CodePath] = Field(
+        default_factory=list,
+        description="The stack's code paths by model class; with two or more, every capability range names "
+        "the paths or classes it applies to.")
     versions: list[StackVersion] = Field(default_factory=list, description="The stack's own version line, oldest first.")
     separate_releases: bool = Field(
         default=False,
@@ -221,8 +291,34 @@ class Source(Model):
     kind: SourceKind = Field(description="What kind of evidence the source is.")
     verified: Date = Field(description="When this source was last read (or the run last repeated) and still said so.")
     by: PlainText | None = Field(default=None, description="Who verified it (GitHub handle), for runs and reports.")
-    release: NeuronVersion | None = Field(default=None, description="For runs: the Neuron release used.")
+    release: ReleaseRef | None = Field(default=None, description="For runs: the Neuron release used.")
     instance: Identifier | None = Field(default=None, description="For runs: the instance type, e.g. trn2.48xlarge.")
+
+
+class AppliesTo(Model):
+    """The part of a family a constraint or note is about: some of its tasks or example checkpoints.
+
+    An item applies to a checkpoint when its task is listed or its repo id is; without `applies_to` it applies
+    to every checkpoint of the family. `check` leaves out what does not apply and says so.
+    """
+
+    tasks: list[Task] = Field(default_factory=list, description="Tasks of the family (its `tasks`) this is about.")
+    checkpoints: list[RepoId] = Field(
+        default_factory=list, description="Checkpoints of the family (its `examples`) this is about.")
+
+    @model_validator(mode="after")
+    def _names_something(self) -> AppliesTo:
+        if not (self.tasks or self.checkpoints):
+            raise ValueError("applies_to needs tasks or checkpoints (leave it out to apply to the whole family)")
+        return self
+
+
+NAMED_CONSTRAINT_KINDS = (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING)
+"""Constraint kinds that need a `name` (the flag, variable or setting)."""
+COUNTED_CONSTRAINT_KINDS = (ConstraintKind.PADDING_MULTIPLE, ConstraintKind.MAX_SEQUENCE_LENGTH, ConstraintKind.MAX_BATCH_SIZE)
+"""Constraint kinds whose `value` is a positive integer."""
+NOTED_CONSTRAINT_KINDS = (ConstraintKind.OTHER,)
+"""Constraint kinds that need a `note` saying what they are."""
 
 
 class Constraint(Model):
@@ -232,18 +328,28 @@ class Constraint(Model):
     name: Identifier | None = Field(default=None, description="Flag, variable or setting name (flag/env/setting).")
     value: bool | int | list[int] | PlainText | None = Field(default=None, description="The value the requirement needs (integer, list, text or true/false).")
     note: Markdown | None = Field(default=None, description="Markdown explanation.")
+    applies_to: AppliesTo | None = Field(
+        default=None, description="Only these tasks or checkpoints of the family (default: all of them).")
 
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Constraint:
         kind = ConstraintKind(self.kind)
-        if kind in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING) and not self.name:
+        if kind in NAMED_CONSTRAINT_KINDS and not self.name:
             raise ValueError(f"a '{kind.value}' constraint needs a name (the flag, variable or setting)")
-        integer_kinds = (ConstraintKind.PADDING_MULTIPLE, ConstraintKind.MAX_SEQUENCE_LENGTH, ConstraintKind.MAX_BATCH_SIZE)
-        if kind in integer_kinds and (isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1):
+        if kind in COUNTED_CONSTRAINT_KINDS and (isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1):
             raise ValueError(f"a '{kind.value}' constraint needs a positive integer value")
-        if kind is ConstraintKind.OTHER and not self.note:
-            raise ValueError("an 'other' constraint needs a note saying what it is")
+        if kind in NOTED_CONSTRAINT_KINDS and not self.note:
+            raise ValueError(f"an '{kind.value}' constraint needs a note saying what it is")
         return self
+
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        return [
+            when("kind", NAMED_CONSTRAINT_KINDS, given("name")),
+            when("kind", COUNTED_CONSTRAINT_KINDS,
+                 {"required": ["value"], "properties": {"value": {"type": "integer", "minimum": 1}}}),
+            when("kind", NOTED_CONSTRAINT_KINDS, given("note")),
+        ]
 
 
 class Parallelism(Model):
@@ -261,19 +367,21 @@ class Parallelism(Model):
 class Note(Model):
     """A short Markdown remark, optionally tied to the Neuron release where behaviour changed."""
 
-    release: NeuronVersion | None = Field(default=None, description="The Neuron release the remark is about.")
+    release: ReleaseRef | None = Field(default=None, description="The Neuron release the remark is about.")
     text: Markdown = Field(description="The remark, in Markdown.")
+    applies_to: AppliesTo | None = Field(
+        default=None, description="Only these tasks or checkpoints of the family (default: all of them).")
 
 
 class Statement(Model):
     """What one stack does for this family, for one workload, on some hardware, over a release range."""
 
-    stack: Slug = Field(description="A stack id from stacks.yaml.")
+    stack: StackRef = Field(description="A stack id from stacks.yaml.")
     workload: Workload = Field(description="inference or training.")
     hardware: list[Hardware] = Field(min_length=1, description="Neuron hardware generations the statement covers.")
     status: Status = Field(description="What holds over the release range.")
-    since: NeuronVersion | None = Field(default=None, description="First Neuron release where this holds; required unless unknown.")
-    until: NeuronVersion | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
+    since: ReleaseRef | None = Field(default=None, description="First Neuron release where this holds; required unless unknown.")
+    until: ReleaseRef | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
     stack_since: StackVersionText | None = Field(default=None, description="First version of the stack's own line (e.g. optimum-neuron).")
     stack_until: StackVersionText | None = Field(default=None, description="First version of the stack's own line without it.")
     attention: list[Attention] = Field(default_factory=list, description="Attention implementations that work, per the source.")
@@ -284,6 +392,12 @@ class Statement(Model):
     notes: list[Note] = Field(default_factory=list, description="Short Markdown remarks, optionally tied to the release where behaviour changed.")
     sources: list[Source] = Field(min_length=1, description="At least one https source for the claim.")
 
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        rules = [when("status", STATUSES_NEEDING_SINCE, given("since")),
+                 when("status", STATUSES_NEEDING_NOTES, non_empty("notes"))]
+        return rules + (catalogue_rules.statement_rules(catalogue) if catalogue else [])
+
     @property
     def anchor(self) -> str:
         """The stable fragment id of this statement's stack x workload on the family page."""
@@ -292,6 +406,10 @@ class Statement(Model):
     @property
     def last_verified(self) -> dt.date:
         return max(source.verified for source in self.sources)
+
+
+IDENTIFYING_FIELDS = ("model_types", "pipelines")
+"""A family lists at least one of these."""
 
 
 class Family(Model):
@@ -304,6 +422,9 @@ class Family(Model):
     model_types: list[Identifier] = Field(default_factory=list, description="transformers config model_type values.")
     architectures: list[Identifier] = Field(default_factory=list, description="Config class names, e.g. LlamaForCausalLM.")
     pipelines: list[Identifier] = Field(default_factory=list, description="diffusers pipeline class names (model_index.json _class_name).")
+    classes: list[ModelClass] = Field(
+        min_length=1, description="What kind of network it is, main class first: decides which capability ranges "
+        "of a stack apply to its statements (a classification, not a support claim).")
     tasks: list[Task] = Field(default_factory=list, description="Hub pipeline tasks the family serves.")
     aliases: list[PlainText] = Field(default_factory=list, description="Other names people search for, e.g. 'Llama 3.1'.")
     examples: list[RepoId] = Field(default_factory=list, description="Example Hub checkpoints of this family.")
@@ -313,12 +434,21 @@ class Family(Model):
 
     @model_validator(mode="after")
     def _identifies_something(self) -> Family:
-        if not self.model_types and not self.pipelines:
+        if not any(getattr(self, name) for name in IDENTIFYING_FIELDS):
             raise ValueError("a family needs at least one model_type (or diffusers pipeline)")
         return self
 
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        rules = [{"anyOf": [non_empty(name) for name in IDENTIFYING_FIELDS]}]
+        return rules + (catalogue_rules.family_rules(catalogue) if catalogue else [])
+
 
 # --- capabilities/<stack-id>.yaml ----------------------------------------------------------------
+
+
+CAPABILITY_VALUE_FIELDS = ("attention", "dtypes", "quantization")
+"""A capability range states at least one of these."""
 
 
 class Capability(Model):
@@ -330,8 +460,8 @@ class Capability(Model):
 
     workload: Workload = Field(description="The workload these values hold for.")
     hardware: list[Hardware] = Field(min_length=1, description="Hardware these values hold on.")
-    since: NeuronVersion = Field(description="First Neuron release where these values hold.")
-    until: NeuronVersion | None = Field(default=None, description="First Neuron release where they no longer hold (exclusive).")
+    since: ReleaseRef = Field(description="First Neuron release where these values hold.")
+    until: ReleaseRef | None = Field(default=None, description="First Neuron release where they no longer hold (exclusive).")
     stack_since: StackVersionText | None = Field(
         default=None, description="For a stack with its own version line: its first version with these values.")
     stack_until: StackVersionText | None = Field(
@@ -339,14 +469,22 @@ class Capability(Model):
     attention: list[Attention] = Field(default_factory=list, description="Attention implementations the stack runs, per the sources.")
     dtypes: list[Dtype] = Field(default_factory=list, description="Data types the stack accepts, per the sources.")
     quantization: list[Quantization] = Field(default_factory=list, description="Quantization modes the stack offers, per the sources.")
+    code_paths: list[Slug] = Field(
+        default_factory=list, description="The stack's code paths (stacks.yaml `code_paths`) these values hold for.")
+    classes: list[ModelClass] = Field(
+        default_factory=list, description="The model classes these values hold for (families declaring one of them).")
     notes: list[Note] = Field(default_factory=list, description="Remarks on these values (what they cover, where they differ).")
     sources: list[Source] = Field(min_length=1, description="Where these values come from: a versioned docs page or a source file at a tag.")
 
     @model_validator(mode="after")
     def _states_something(self) -> Capability:
-        if not (self.attention or self.dtypes or self.quantization):
+        if not any(getattr(self, name) for name in CAPABILITY_VALUE_FIELDS):
             raise ValueError("a capability range needs at least one of attention, dtypes or quantization")
         return self
+
+    @classmethod
+    def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:
+        return [{"anyOf": [non_empty(name) for name in CAPABILITY_VALUE_FIELDS]}]
 
 
 class CapabilitiesFile(Model):
@@ -361,7 +499,7 @@ class CapabilitiesFile(Model):
     two ranges of one workload and hardware overlap) and capability-subset (a statement's own values).
     """
 
-    stack: Slug = Field(description="The stack id from stacks.yaml; must equal the file name without .yaml.")
+    stack: StackRef = Field(description="The stack id from stacks.yaml; must equal the file name without .yaml.")
     capabilities: list[Capability] = Field(min_length=1, description="The stack's capability ranges.")
 
 
@@ -457,6 +595,72 @@ class ProbeSnapshot(BaseModel):
     not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build or run it.')
 
 
+# --- instances.yaml -----------------------------------------------------------------------------
+
+InstanceName = Annotated[str, BeforeValidator(_require_text),
+                         Field(min_length=3, max_length=40, pattern=r"^[a-z][a-z0-9]*\.[a-z0-9]+$",
+                               json_schema_extra={TYPE_LABEL: "instance type (e.g. 'inf2.xlarge')"})]
+Count = Annotated[int, Field(ge=1, le=100_000, strict=True)]
+Gib = Annotated[int, Field(ge=1, le=1_000_000, strict=True)]
+LncSetting = Annotated[int, Field(ge=1, le=8, strict=True)]
+# a mapping key: YAML gives an int, the compiled JSON a string ("2"); both read as the setting
+LncKey = Annotated[int, BeforeValidator(lambda v: v if not isinstance(v, bool) else str(v)), Field(ge=1, le=8)]
+INSTANCE_FIELDS = ("chips", "neuron_cores", "logical_neuron_cores", "device_memory_gib", "memory_per_chip_gib",
+                   "vcpus", "host_memory_gib")
+"""The numeric fields of an instance that `derived` may name."""
+InstanceField = Literal["chips", "neuron_cores", "logical_neuron_cores", "device_memory_gib", "memory_per_chip_gib",
+                        "vcpus", "host_memory_gib"]
+
+
+class HardwareGeneration(Model):
+    """One Neuron hardware generation (its chip): the per-chip numbers instance sizes are built from."""
+
+    hardware: Hardware = Field(description="The hardware id (vocabulary), e.g. 'inf2'.")
+    chip: PlainText = Field(description="The chip's name, e.g. 'Inferentia2'.")
+    core_type: PlainText = Field(description="The NeuronCore version on the chip, e.g. 'NeuronCore-v2'.")
+    cores_per_chip: Count | None = Field(description="Physical NeuronCores per chip (null: no page gives it).")
+    memory_per_chip_gib: Gib | None = Field(description="Device (HBM) memory per chip in GiB.")
+    memory_per_core_gib: Gib | None = Field(
+        default=None, description="Device memory per physical NeuronCore in GiB, where a page says it (null: unknown).")
+    lnc_settings: list[LncSetting] = Field(
+        default_factory=list,
+        description="Logical-NeuronCore (LNC) settings the hardware offers; empty when no page documents LNC for it.")
+    lnc_default: LncSetting | None = Field(default=None, description="The default LNC setting (null: not documented).")
+    logical_cores_per_chip: dict[LncKey, Count] = Field(
+        default_factory=dict, description="LNC setting -> logical NeuronCores per chip, where documented.")
+    notes: list[Markdown] = Field(default_factory=list, description="Units, discrepancies between pages, what is missing.")
+    sources: list[Source] = Field(min_length=1, description="The docs pages (at a release tag) the numbers come from.")
+
+
+class Instance(Model):
+    """One EC2 instance size with Neuron devices. A number no docs page gives is null (unknown), never guessed."""
+
+    name: InstanceName = Field(description="The instance type, e.g. 'inf2.xlarge'.")
+    hardware: Hardware = Field(description="Its hardware generation (vocabulary id).")
+    chips: Count | None = Field(description="Neuron accelerator chips.")
+    neuron_cores: Count | None = Field(description="Physical NeuronCores (chips x cores per chip).")
+    logical_neuron_cores: dict[LncKey, Count] = Field(
+        default_factory=dict,
+        description="LNC setting -> logical NeuronCores the instance presents; empty when LNC is not documented.")
+    device_memory_gib: Gib | None = Field(description="Total device (HBM) memory in GiB.")
+    memory_per_chip_gib: Gib | None = Field(description="Device memory per chip in GiB.")
+    vcpus: Count | None = Field(description="Host vCPUs.")
+    host_memory_gib: Gib | None = Field(description="Host memory in GiB.")
+    derived: list[InstanceField] = Field(
+        default_factory=list,
+        description="Fields whose value no page prints for this instance: arithmetic on cited per-chip numbers "
+        "(e.g. chips x cores per chip). The rest are printed for this instance by a source.")
+    notes: list[Markdown] = Field(default_factory=list, description="What a reader should know about these numbers.")
+    sources: list[Source] = Field(min_length=1, description="The docs pages (at a release tag) that give the numbers.")
+
+
+class InstancesFile(Model):
+    """registry/instances.yaml: hardware generations and the instance sizes built from them."""
+
+    generations: list[HardwareGeneration] = Field(min_length=1, description="One entry per hardware generation.")
+    instances: list[Instance] = Field(min_length=1, description="Every instance size the docs describe, by generation.")
+
+
 # --- registry.yaml ------------------------------------------------------------------------------
 
 DATA_VERSION_PATTERN = r"^[0-9]{4}\.(?:[1-9]|1[0-2])\.[0-9]+$"
@@ -483,6 +687,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "stacks": StacksFile,
     "registry": RegistryMeta,
     "capabilities": CapabilitiesFile,
+    "instances": InstancesFile,
 }
 """The registry files that get a JSON Schema (`neuron-compat schema`), by schema name."""
 
@@ -548,6 +753,41 @@ class CheckTables(BaseModel):
         description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
     repo_id_pattern: str = Field(
         description="hub_ids.REPO_ID_PATTERN: the characters and lengths of a Hub repo id (a whole-string match).")
+    sizing_families: dict[str, dict[str, Any]] = Field(
+        description="sizing.decoder.FAMILIES: RMSNorm decoder model types -> their layout (norms, biases, tying).")
+    sizing_generic_family: dict[str, Any] = Field(description="The layout assumed for an unknown model_type.")
+    sizing_gated_activations: list[str] = Field(description="hidden_act values of a gated (gate/up/down) MLP.")
+    sizing_encoders: list[str] = Field(description="BERT-like encoder model types.")
+    sizing_attention_free: list[str] = Field(description="State-space / recurrent model types (not counted).")
+    sizing_encoder_only: list[str] = Field(description="Model types that keep no KV cache.")
+    sizing_expert_fields: list[str] = Field(description="Config keys that mark experts (MoE).")
+    sizing_generic_needs: list[list[str]] = Field(description="Fields an unknown model type needs for a generic count.")
+    sizing_multimodal_defaults: dict[str, list[str]] = Field(
+        description="model_type -> the model types of its text_config and vision_config when they name none.")
+    sizing_max_nesting: int = Field(description="How deep text_config/vision_config may nest.")
+    sizing_hidden_keys: list[str] = Field(description="Config keys of the hidden size, first set wins.")
+    sizing_layer_keys: list[str] = Field(description="Config keys of the layer count, first set wins.")
+    sizing_head_keys: list[str] = Field(description="Config keys of the attention head count, first set wins.")
+    sizing_falcon_head_keys: list[str] = Field(description="Config keys of Falcon's attention head count.")
+    sizing_expert_count_key: dict[str, str] = Field(description="MoE model_type -> config key of its expert count.")
+    sizing_absurd: int = Field(description="A size field above this is not plausible.")
+    sizing_max_exact: int = Field(description="2^53 - 1: counts and byte sizes above it are not plausible.")
+    sizing_dtype_bytes: dict[str, list[int]] = Field(description="dtype -> bytes per value as [numerator, denominator].")
+    sizing_dtype_aliases: dict[str, str] = Field(description="torch dtype names -> sizing dtype ids.")
+    fit_defaults: dict[str, Any] = Field(description="check.fit.FIT_DEFAULTS: batch, seq_len, dtype and stack assumed.")
+    fit_max_batch: int = Field(description="The largest --batch accepted.")
+    fit_max_seq_len: int = Field(description="The largest --seq-len accepted.")
+    fit_kv_cache_dtypes: list[str] = Field(description="Weight dtypes the KV cache shares (else it is bf16).")
+    fit_not_counted: list[str] = Field(description="What the fit estimate leaves out.")
+    fit_estimate: str = Field(description="What the fit estimate is.")
+    fit_tp_rules: dict[str, dict[str, Any]] = Field(description="stack -> its documented tensor-parallel rule.")
+    fit_tp_not_recorded: str = Field(description="What fit says of a stack whose rule is not recorded.")
+    fit_max_degree: int = Field(description="The largest degree listed when the document has no instances.")
+    task_by_architecture_suffix: list[list[str]] = Field(
+        default_factory=list,
+        description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
+    claim_statuses: list[str] = Field(
+        default_factory=list, description="vocabulary.CLAIM_STATUSES: the statuses that claim a model runs, sorted.")
 
 
 class RegistryDocument(BaseModel):
@@ -569,5 +809,7 @@ class RegistryDocument(BaseModel):
         default_factory=list, description="registry/capabilities/*.yaml, by stack id.")
     probe: ProbeSnapshot | None = Field(
         default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")
+    instances: InstancesFile | None = Field(
+        default=None, description="registry/instances.yaml: hardware generations and instance sizes (fit reads them).")
     check_tables: CheckTables | None = Field(
         default=None, description="The constant tables the site's check page reads (check_tables.py).")

@@ -23,6 +23,16 @@ class Status(DescribedEnum):
     UNKNOWN = "unknown"
 
 
+CLAIM_STATUSES = frozenset({"supported", "supported-with-requirements", "partial"})
+"""Statuses (registry statuses and drawn ones) that claim the model runs: what inherits values from a stack,
+what coverage, counts and advice count. The JS reads it from the published check tables."""
+
+
+def is_claim(status: str) -> bool:
+    """Does this status (a registry status or a drawn one) claim the model runs? The one "is a claim" test."""
+    return status in CLAIM_STATUSES
+
+
 class Workload(DescribedEnum):
     INFERENCE = "inference"
     TRAINING = "training"
@@ -99,6 +109,25 @@ class StackStatus(DescribedEnum):
     END_OF_SUPPORT = "end-of-support"
 
 
+class ModelClass(DescribedEnum):
+    """What kind of network a family is: decides which of a stack's capability ranges apply to it."""
+
+    DECODER_LM = "decoder-lm"
+    ENCODER = "encoder"
+    ENCODER_DECODER = "encoder-decoder"
+    VISION_TRANSFORMER = "vision-transformer"
+    CONVOLUTIONAL = "convolutional"
+    SPEECH_AUDIO = "speech-audio"
+    DIFFUSION = "diffusion"
+    MULTIMODAL = "multimodal"
+    STATE_SPACE = "state-space"
+    HYBRID = "hybrid"
+
+
+ATTENTION_FREE_CLASSES = frozenset({ModelClass.CONVOLUTIONAL, ModelClass.STATE_SPACE})
+"""Classes without attention layers: a family all of whose classes are here has attention 'not applicable'."""
+
+
 class Task(DescribedEnum):
     TEXT_GENERATION = "text-generation"
     FEATURE_EXTRACTION = "feature-extraction"
@@ -124,6 +153,26 @@ class Task(DescribedEnum):
     TEXT_TO_AUDIO = "text-to-audio"
     DEPTH_ESTIMATION = "depth-estimation"
     MASK_GENERATION = "mask-generation"
+
+
+TASK_BY_ARCHITECTURE_SUFFIX: tuple[tuple[str, str], ...] = (
+    ("ForCausalLM", "text-generation"),
+    ("LMHeadModel", "text-generation"),
+    ("ForMaskedLM", "fill-mask"),
+    ("ForSequenceClassification", "text-classification"),
+    ("ForTokenClassification", "token-classification"),
+    ("ForQuestionAnswering", "question-answering"),
+    ("ForMultipleChoice", "multiple-choice"),
+    ("ForImageClassification", "image-classification"),
+    ("ForSemanticSegmentation", "image-segmentation"),
+    ("ForObjectDetection", "object-detection"),
+    ("ForSpeechSeq2Seq", "automatic-speech-recognition"),
+    ("ForCTC", "automatic-speech-recognition"),
+    ("ForAudioClassification", "audio-classification"),
+    ("ForDepthEstimation", "depth-estimation"),
+)
+"""Config class name endings that name the task (`neuron-compat new` and `check` read it; the JS through the
+check tables). Names without one of these endings (`...Model`, `...ForConditionalGeneration`) say no task."""
 
 
 _DESCRIPTIONS: dict[str, dict[str, str]] = {
@@ -200,6 +249,18 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "maintenance": "Fixes only; new models go elsewhere.",
         "deprecated": "Announced end of support; still shipped.",
         "end-of-support": "No longer shipped in current Neuron releases.",
+    },
+    "ModelClass": {
+        "decoder-lm": "Autoregressive text decoder (dense or mixture-of-experts), e.g. Llama, Qwen3.",
+        "encoder": "Bidirectional text encoder (BERT-style): embeddings, classification, fill-mask.",
+        "encoder-decoder": "Sequence-to-sequence transformer with an encoder and a decoder, e.g. T5, BART, Whisper.",
+        "vision-transformer": "Image model built on attention (ViT, Swin, DETR-style detectors, SAM).",
+        "convolutional": "Convolutional image network without attention (ResNet, ConvNeXt, EfficientNet).",
+        "speech-audio": "Model whose input or output is audio (wav2vec2, Whisper, MusicGen).",
+        "diffusion": "Diffusers pipeline (UNet or diffusion transformer plus text encoders and VAE).",
+        "multimodal": "Model that reads images or audio and generates text (LLaVA, Qwen2-VL, Llama 4).",
+        "state-space": "Attention-free state-space decoder (Mamba).",
+        "hybrid": "Decoder mixing attention with state-space, recurrent, convolution or linear-attention layers.",
     },
     "Task": {value.value: value.value.replace("-", " ").capitalize() + "." for value in Task},
 }

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -179,7 +180,8 @@ def _to_yaml(name: str, value: Any) -> Any:
 
 
 def describe(statement: Statement | CommentedMap, index: int) -> str:
-    get = statement.get if isinstance(statement, CommentedMap) else lambda key: getattr(statement, key)
+    get: Callable[[str], Any] = (statement.get if isinstance(statement, CommentedMap)
+                                 else lambda key: getattr(statement, key))
     since = f", since {get('since')}" if get("since") else ""
     until = f", until {get('until')}" if get("until") else ""
     return (f"support[{index}] ({get('stack')} / {get('workload')} on {', '.join(get('hardware'))}: "

@@ -21,26 +21,13 @@ from pathlib import Path
 
 from neuron_compat.check.config_facts import ConfigError, read_config_file
 from neuron_compat.contract.models import SLUG_PATTERN, Stack
+from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
 from neuron_compat.loading.yaml_reader import display_path
 
 SCHEMA_MODELINE = "# yaml-language-server: $schema=../schemas/family.schema.json"
 
 # Config class-name suffixes that name a task unambiguously (transformers' auto-class naming).
-_TASK_BY_SUFFIX = (
-    ("ForCausalLM", "text-generation"),
-    ("ForMaskedLM", "fill-mask"),
-    ("ForSequenceClassification", "text-classification"),
-    ("ForTokenClassification", "token-classification"),
-    ("ForQuestionAnswering", "question-answering"),
-    ("ForMultipleChoice", "multiple-choice"),
-    ("ForImageClassification", "image-classification"),
-    ("ForSemanticSegmentation", "image-segmentation"),
-    ("ForObjectDetection", "object-detection"),
-    ("ForSpeechSeq2Seq", "automatic-speech-recognition"),
-    ("ForCTC", "automatic-speech-recognition"),
-    ("ForAudioClassification", "audio-classification"),
-    ("ForDepthEstimation", "depth-estimation"),
-)
+_TASK_BY_SUFFIX = TASK_BY_ARCHITECTURE_SUFFIX
 _PLAIN_SCALAR = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-/]*$")
 _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
 
@@ -101,8 +88,24 @@ def tasks_from_architectures(architectures: list[str]) -> list[str]:
     return tasks
 
 
+_CLASS_BY_TASK = {
+    "text-generation": "decoder-lm", "fill-mask": "encoder", "text-classification": "encoder",
+    "token-classification": "encoder", "question-answering": "encoder", "multiple-choice": "encoder",
+    "image-classification": "vision-transformer", "image-segmentation": "vision-transformer",
+    "object-detection": "vision-transformer", "depth-estimation": "vision-transformer",
+    "automatic-speech-recognition": "speech-audio", "audio-classification": "speech-audio",
+}
+
+
+def classes_guess(tasks: list[str], pipelines: list[str]) -> list[str]:
+    """A first guess at a new family's model classes, from its tasks (diffusion for a pipeline)."""
+    if pipelines:
+        return ["diffusion"]
+    return list(dict.fromkeys(_CLASS_BY_TASK[t] for t in tasks if t in _CLASS_BY_TASK)) or ["decoder-lm"]
+
+
 def check_family_id(family_id: str) -> None:
-    if not re.match(SLUG_PATTERN, family_id) or len(family_id) > 64:
+    if not re.fullmatch(SLUG_PATTERN, family_id) or len(family_id) > 64:
         raise ScaffoldError(
             f"'{family_id}' is not a usable family id: use lowercase letters and digits with '-' or '_' between "
             "them, e.g. 'qwen3' or 'llama4_text'"
@@ -156,6 +159,7 @@ class FamilyScaffold:
             lines.append(f"architectures: {_flow(self.architectures)}")
         if self.pipelines:
             lines.append(f"pipelines: {_flow(self.pipelines)}")
+        lines.append(f"classes: {_flow(classes_guess(self.tasks, self.pipelines))}  # a guess from the tasks: check it")
         lines.append(f"tasks: {_flow(self.tasks)}" if self.tasks else "# tasks: [text-generation]")
         lines.append("# aliases: [Other names people search for]")
         lines.append(f"examples: {_flow(self.examples)}" if self.examples else "# examples: [org/checkpoint-id]")
@@ -190,9 +194,9 @@ def _unknown_statement(unknown: UnknownStatement, family_name: str, today: dt.da
 
 def _scalar(value: str) -> str:
     """A YAML scalar that reads back as exactly `value` (plain when safe, else JSON-quoted)."""
-    if _PLAIN_SCALAR.match(value) and value.lower() not in _YAML_WORDS:
+    if _PLAIN_SCALAR.fullmatch(value) and value.lower() not in _YAML_WORDS:
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def _flow(values: list[str]) -> str:

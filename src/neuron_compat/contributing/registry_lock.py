@@ -20,15 +20,27 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
+class RegistryLockError(OSError):
+    """The registry directory cannot be opened to lock it (no read permission, say); str() is one line."""
+
+
 @contextmanager
 def registry_locked(root: Path) -> Iterator[None]:
     """Hold the registry's write lock for the duration of the block (waits for another holder)."""
     if fcntl is None:  # pragma: no cover
         yield
         return
-    fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fd = _open_directory(root)
+    except OSError as error:  # mode 0311: the directory can be entered but not opened for reading
+        raise RegistryLockError(f"{root}: cannot lock the registry directory to write in it: "
+                                f"{error.strerror or error}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _open_directory(root: Path) -> int:
+    return os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))

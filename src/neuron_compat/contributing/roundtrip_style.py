@@ -13,9 +13,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import yaml as pyyaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 
 _BLOCK_SEQUENCE_ITEM = re.compile(r"^(?P<parent>[ ]*)[A-Za-z_][\w-]*:[ ]*(?:#.*)?\n(?P<dash>[ ]*)- ", re.MULTILINE)
 
@@ -46,21 +47,43 @@ def dump(yaml: YAML, data: Any) -> str:
 
 def quoted(text: str) -> DoubleQuotedScalarString:
     """A string written in double quotes: versions must be quoted or YAML reads '2.20' as a float."""
-    return DoubleQuotedScalarString(text)
+    value: DoubleQuotedScalarString = DoubleQuotedScalarString(text)  # ruamel.yaml's __new__ returns Any
+    return value
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_RESOLVER = pyyaml.resolver.Resolver()
+
+
+def plain_reads_as_text(value: str) -> bool:
+    """Whether `value` written without quotes reads back as this text under the loader's YAML 1.1 rules.
+
+    ruamel.yaml writes YAML 1.2, where `off`, `yes`, `No`, `~` and `0x1f` are plain text; the loader (PyYAML)
+    reads them as booleans, null and numbers. Such text must be quoted.
+    """
+    tag: str = _RESOLVER.resolve(pyyaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return tag == _STR_TAG
+
+
+def as_text(value: Any) -> Any:
+    """`value`, double-quoted when it is text that the loader would read as something else."""
+    if isinstance(value, str) and not isinstance(value, ScalarString) and not plain_reads_as_text(value):
+        return DoubleQuotedScalarString(value)
+    return value
 
 
 def flow_list(items: Iterable[Any]) -> CommentedSeq:
     """A short list written on one line, `[a, b]`, as the registry writes hardware, dtypes and attention."""
-    seq = CommentedSeq(list(items))
+    seq = CommentedSeq([as_text(item) for item in items])
     seq.fa.set_flow_style()
     return seq
 
 
 def mapping(pairs: Mapping[str, Any]) -> CommentedMap:
-    """A mapping in the given key order, skipping keys whose value is None."""
+    """A mapping in the given key order, skipping keys whose value is None; ambiguous text is quoted."""
     result = CommentedMap()
     for key, value in pairs.items():
         if value is not None:
-            result[key] = value
+            result[key] = as_text(value)
     return result
 

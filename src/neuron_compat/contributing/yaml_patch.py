@@ -107,7 +107,7 @@ class YamlTextEditor:
         node = self.node(path)
         if not isinstance(node, yaml.ScalarNode):
             raise TextEditError(f"{_dotted(path)} is not a single value")
-        self._add(node.start_mark.index, node.end_mark.index, _render_scalar(value))
+        self._add(node.start_mark.index, node.end_mark.index, _render_scalar(roundtrip.as_text(value)))
 
     def add_key(self, mapping_path: Path, key: str, value: Any, after: Sequence[str]) -> None:
         """Add `key: value` to the mapping at `mapping_path`, right after the last present key of `after`."""
@@ -207,7 +207,8 @@ _PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-/]*$")
 
 
 def _flow_scalar(value: str) -> str:
-    return value if _PLAIN.match(value) and not re.match(r"^[0-9.]+$", value) else _render_scalar(value)
+    plain = _PLAIN.fullmatch(value) and roundtrip.plain_reads_as_text(value)
+    return value if plain else _render_scalar(roundtrip.as_text(value))
 
 
 def _render_scalar(value: Any) -> str:

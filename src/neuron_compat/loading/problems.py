@@ -57,7 +57,7 @@ FORMATS = ("text", "github", "json")
 def render_problems(problems: list[Problem], output_format: str) -> str:
     ordered = sorted(problems)
     if output_format == "json":
-        return json.dumps([p.to_dict() for p in ordered], indent=2, ensure_ascii=False)
+        return json.dumps([p.to_dict() for p in ordered], indent=2, ensure_ascii=False, allow_nan=False)
     if output_format == "github":
         return "\n".join(p.format_github() for p in ordered)
     return "\n".join(p.format() for p in ordered)

@@ -126,6 +126,8 @@ def translate_error(error: Mapping[str, Any], model: type[BaseModel]) -> tuple[s
         return f"expected a mapping of keys, got {_describe(value)}", "write 'key: value' lines indented under it", False
     if kind.endswith("_type") or kind.endswith("_parsing"):
         return f"{error['msg']}, got {_describe(value)}", "", False
+    if kind == "union_members":
+        return f"{error['msg']}; got {_describe(value)}", "", False
     if kind == "string_pattern_mismatch":
         return f"{_describe(value)} does not have the expected form ({ctx.get('pattern')})", "", False
     return error["msg"], "", False
@@ -135,10 +137,60 @@ def problems_from_validation(
     error: ValidationError, model: type[BaseModel], display: str, locator: Locator
 ) -> list[Problem]:
     problems = []
-    for item in error.errors(include_url=False):
+    for item in _one_per_union(error.errors(include_url=False), model):
         loc = tuple(item["loc"])
         message, hint, at_key = translate_error(item, model)
         line, column = locator.position(loc, at_key=at_key)
         where = loc[:-1] if item["type"] == "invalid_key" else loc  # the mapping holding the key, not the key
         problems.append(Problem(display, line, column, field_path(where), message, hint, rule="schema"))
     return problems
+
+
+def _union_tag_at(model: type[BaseModel], loc: Sequence[str | int]) -> int | None:
+    """Where `loc` names a member of a union field (pydantic's tag, such as 'bool' or 'function-after[...]',
+    which quotes validator reprs with memory addresses), or None. Such a tag is no field of the registry."""
+    for index in range(1, len(loc)):
+        field_name, part = loc[index - 1], loc[index]
+        if not isinstance(part, str) or not isinstance(field_name, str):
+            continue
+        owner = _model_at(model, loc[: index - 1])
+        field = owner.model_fields.get(field_name) if owner else None
+        if field is not None and len(_unwrap(field.annotation)) > 1 and part not in _model_fields_of(field.annotation):
+            return index
+    return None
+
+
+def _model_fields_of(annotation: Any) -> set[str]:
+    return {name for t in _unwrap(annotation) if isinstance(t, type) and issubclass(t, BaseModel) for name in t.model_fields}
+
+
+def _one_per_union(errors: Sequence[Mapping[str, Any]], model: type[BaseModel]) -> list[dict[str, Any]]:
+    """pydantic's errors with union member tags taken out of their locations, one error per value.
+
+    A value that fits no member of `bool | int | list[int] | PlainText` gets an error per member; what the
+    contributor needs is the one our own validator gave (the value was text, and text was refused), else
+    the members' messages together.
+    """
+    result: list[dict[str, Any]] = []
+    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for error in errors:
+        loc = tuple(error["loc"])
+        tag = _union_tag_at(model, loc)
+        if tag is None:
+            result.append(dict(error))
+            continue
+        item = {**error, "loc": loc[:tag] + loc[tag + 1:]}
+        key = item["loc"]
+        if key not in merged:
+            merged[key] = item
+            result.append(item)
+            continue
+        kept = merged[key]
+        if kept["type"] == "value_error":
+            continue
+        if item["type"] == "value_error":
+            kept.clear()
+            kept.update(item)
+        else:
+            kept.update(type="union_members", msg=f"{kept['msg']}; or {item['msg'][0].lower()}{item['msg'][1:]}")
+    return result

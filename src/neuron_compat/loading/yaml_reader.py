@@ -25,9 +25,9 @@ MAX_ALIAS_USES = 16
 MAX_NESTING = 100  # libyaml's C composer recurses per level and crashes the process near 30,000 levels
 
 try:  # the C parser when libyaml is there; same behaviour, several times faster
-    _BaseLoader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _BaseLoader = yaml.SafeLoader
+    from yaml import CSafeLoader as _BaseLoader
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"

@@ -9,14 +9,14 @@ from neuron_compat.check.compiled_view import FORMAT_VERSION
 from neuron_compat.check.tables import check_tables
 from neuron_compat.contract.models import Family
 from neuron_compat.loading.loaded_registry import Registry
-from neuron_compat.views.inherited_capabilities import effective_values
+from neuron_compat.views.inherited_capabilities import effective_for
 
 
 def family_to_json(family: Family, registry: Registry) -> dict[str, Any]:
-    """The family's YAML fields; each statement also carries `effective` (capabilities.effective_values)."""
+    """The family's YAML fields; each statement also carries `effective` (inherited_capabilities.effective_for)."""
     data = family.model_dump(mode="json")
     for statement, dumped in zip(family.support, data["support"], strict=True):
-        dumped["effective"] = effective_values(registry.capabilities_of(statement.stack), statement).to_json()
+        dumped["effective"] = effective_for(registry, family, statement).to_json()
     return data
 
 
@@ -34,10 +34,11 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
             "transformers_version": snapshot.transformers_version if snapshot else None,
         },
         "probe": registry.probe.model_dump(mode="json") if registry.probe else None,
+        "instances": registry.instances.model_dump(mode="json") if registry.instances else None,
         "check_tables": check_tables(),
     }
 
 
 def dumps(data: Any) -> str:
     """Deterministic JSON text: stable key order from the models, UTF-8, trailing newline."""
-    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False, allow_nan=False) + "\n"

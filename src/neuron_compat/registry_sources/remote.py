@@ -23,7 +23,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from neuron_compat import __version__
 from neuron_compat.check.compiled_view import document_problem, parse_document
@@ -106,13 +106,21 @@ class _Cache:
         return meta if isinstance(meta, dict) and meta.get("url") == self.url else None
 
     def read(self) -> dict[str, Any] | None:
+        """The cached document, validated like a network answer (None when absent, unreadable or invalid;
+        `problem` then says what was wrong with a copy that was there)."""
+        self.problem: str | None = None
         meta = self.latest()
-        if meta is None or not isinstance(meta.get("file"), str) or "/" in meta["file"]:
+        if meta is None or not isinstance(meta.get("file"), str) or "/" in meta["file"] or "\\" in meta["file"]:
             return None
         try:
-            return parse_document(read_regular_file(self.folder / meta["file"], MAX_DOCUMENT_BYTES))
-        except (UnreadableFile, ValueError):
+            document = parse_document(read_regular_file(self.folder / meta["file"], MAX_DOCUMENT_BYTES))
+        except UnreadableFile:
             return None
+        except ValueError as error:
+            self.problem = str(error)
+            return None
+        self.problem = document_problem(document)
+        return None if self.problem else document
 
     def write(self, data: bytes, document: dict[str, Any], etag: str | None) -> None:
         """Best effort: a cache that cannot be written never fails the check."""
@@ -126,13 +134,14 @@ class _Cache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             write_atomically(self.folder / name, data.decode("utf-8"))
-            write_atomically(self.folder / "latest.json", json.dumps(meta, indent=1) + "\n")
+            write_atomically(self.folder / "latest.json", json.dumps(meta, indent=1, allow_nan=False) + "\n")
         except (OSError, ValueError):
             pass
 
 
 class _SameSchemeRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
+    def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                         headers: http.client.HTTPMessage, newurl: str) -> urllib.request.Request | None:
         check_url(newurl)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
@@ -142,6 +151,10 @@ def _download(opener: urllib.request.OpenerDirector, request: urllib.request.Req
     """The body and ETag of one GET (run under call_with_deadline: a trickling server cannot hold it)."""
     with opener.open(request, timeout=timeout) as response:
         return _read_bounded(response, url, deadline), response.headers.get("ETag")
+
+
+class _CutOff(OSError):
+    """The connection closed before the body reached its Content-Length: a network failure, never cached."""
 
 
 def _read_bounded(response: Any, url: str, deadline: float) -> bytes:
@@ -156,6 +169,8 @@ def _read_bounded(response: Any, url: str, deadline: float) -> bytes:
             raise TimeoutError("timed out")
         chunk = response.read1(_CHUNK)  # what has arrived: one slow byte at a time cannot outlast the deadline
         if not chunk:
+            if declared and declared.isdigit() and size != int(declared):  # http.client does not check this
+                raise _CutOff(f"the answer was cut off: {size} of the {int(declared)} bytes it declared")
             return b"".join(chunks)
         size += len(chunk)
         if size > MAX_DOCUMENT_BYTES:
@@ -172,6 +187,9 @@ def fetch_document(url: str, *, offline: bool = False,
     cache = _Cache(cache_root(environ), url)
     if offline:
         cached = cache.read()
+        if cached is None and cache.problem:
+            raise RegistrySourceError(f"{url}: the cached copy is not usable ({cache.problem}); run once without "
+                                      "--offline to fetch it again", unreachable=True)
         if cached is None:
             raise RegistrySourceError(f"{url}: no cached copy (run once without --offline)", unreachable=True)
         return FetchedDocument(cached, from_cache=True, note="--offline")

@@ -121,6 +121,11 @@ def _open_url(url: str, chosen_by: str, offline: bool, environ: Mapping[str, str
 
 
 def _open_bundled() -> tuple[CompiledRegistry, RegistryOrigin]:
+    from neuron_compat.check.bundled_index import open_indexed
+
+    indexed = open_indexed()  # the fast way, reading only what the answer needs; else the whole document
+    if indexed is not None:
+        return indexed, RegistryOrigin("bundled", "bundled", "neuron_compat/data/registry.json", indexed.data_version)
     try:
         document = parse_document(bundled_document_text())
     except (OSError, ValueError) as error:

@@ -10,12 +10,15 @@ from neuron_compat.rules import (
     capability_ranges,
     capability_subset,
     catalogue_order,
+    instance_arithmetic,
     known_references,
     optimum_neuron_registrations,
     source_dates,
     stack_lifecycle,
     stack_version_line,
     statement_completeness,
+    statement_scope,
+    unique_architectures,
     unique_model_types,
     upstream_model_types,
     version_ranges,
@@ -27,6 +30,7 @@ RULES: tuple[Rule, ...] = (
     known_references.RULE,
     version_ranges.RULE,
     unique_model_types.RULE,
+    unique_architectures.RULE,
     upstream_model_types.RULE,
     statement_completeness.RULE,
     source_dates.RULE,
@@ -35,6 +39,8 @@ RULES: tuple[Rule, ...] = (
     optimum_neuron_registrations.RULE,
     capability_ranges.RULE,
     capability_subset.RULE,
+    statement_scope.RULE,
+    instance_arithmetic.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:

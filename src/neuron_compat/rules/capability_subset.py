@@ -11,16 +11,17 @@ from collections.abc import Iterator
 
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
-from neuron_compat.views.inherited_capabilities import FIELDS, capability_values, covering
+from neuron_compat.views.inherited_capabilities import FIELDS, capability_values, covering, scope_of
 
 
 def check(registry: Registry) -> Iterator[Finding]:
     """Only statements of stacks with a capability file that state a value of their own (the others inherit)."""
     for stack_id, capabilities in registry.capabilities_by_stack.items():
+        stack = registry.stack_by_id.get(stack_id)
         for family, index, statement in registry.statements_of(stack_id):
             if not any(getattr(statement, name) for name in FIELDS):
                 continue
-            ranges = covering(capabilities, statement)
+            ranges = covering(capabilities, statement, scope_of(stack, family))
             if not ranges:
                 continue
             key = family_key(family.id)

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator, Sequence
 from typing import TypeGuard
 
-from neuron_compat.contract.models import Stack
+from neuron_compat.contract.models import Stack, Statement
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule, family_key
 
@@ -44,6 +44,24 @@ def stack_version_findings(key: FileKey, where: tuple[str | int, ...], stack: St
             yield Finding(key, (*where, name), f"'{value}' is not a known {stack.id} version in stacks.yaml", hint)
 
 
+def _statement_release_findings(key: FileKey, where: tuple[str | int, ...], statement: Statement,
+                                known: frozenset[str], ordered: list[str]) -> Iterator[Finding]:
+    """The releases a statement names (since, until, its notes' and sources' `release`) that releases.yaml
+    (`known`) lacks. Called only when releases.yaml loaded: one test per statement, not one call per value."""
+    for name, value in (("since", statement.since), ("until", statement.until)):
+        if value is not None and value not in known:
+            yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
+                          release_hint(value, ordered))
+    for n_index, note in enumerate(statement.notes):
+        if note.release is not None and note.release not in known:
+            yield Finding(key, (*where, "notes", n_index, "release"),
+                          f"release '{note.release}' is not in releases.yaml", release_hint(note.release, ordered))
+    for r_index, source in enumerate(statement.sources):
+        if source.release is not None and source.release not in known:
+            yield Finding(key, (*where, "sources", r_index, "release"),
+                          f"release '{source.release}' is not in releases.yaml", release_hint(source.release, ordered))
+
+
 def check(registry: Registry) -> Iterator[Finding]:
     releases = registry.known_releases
     version_lines = registry.stack_version_line
@@ -78,20 +96,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                 yield Finding(key, (*where, "stack"), f"stack '{statement.stack}' is not in stacks.yaml",
                               stack_hint(statement.stack, stack_ids))
             if check_releases:
-                for name, value in (("since", statement.since), ("until", statement.until)):
-                    if value is not None and value not in releases:
-                        yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
-                                      release_hint(value, ordered))
-                for n_index, note in enumerate(statement.notes):
-                    if note.release is not None and note.release not in releases:
-                        yield Finding(key, (*where, "notes", n_index, "release"),
-                                      f"release '{note.release}' is not in releases.yaml",
-                                      release_hint(note.release, ordered))
-                for r_index, source in enumerate(statement.sources):
-                    if source.release is not None and source.release not in releases:
-                        yield Finding(key, (*where, "sources", r_index, "release"),
-                                      f"release '{source.release}' is not in releases.yaml",
-                                      release_hint(source.release, ordered))
+                yield from _statement_release_findings(key, where, statement, releases, ordered)
             if stack is not None and (statement.stack_since is not None or statement.stack_until is not None):
                 yield from stack_version_findings(key, where, stack, statement, version_lines[stack.id])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from neuron_compat.contract.vocabulary import Status
+from neuron_compat.contract.statement_requirements import STATUSES_NEEDING_STACK_SINCE
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
 
@@ -18,7 +18,7 @@ def check(registry: Registry) -> Iterator[Finding]:
         neuron_of = targets[stack_id]
         for family, index, statement in registry.statements_of(stack_id):
             key = family_key(family.id)
-            claims = statement.status in (Status.SUPPORTED, Status.PARTIAL)
+            claims = statement.status in STATUSES_NEEDING_STACK_SINCE
             if claims and statement.stack_since is None:
                 yield Finding(key, ("support", index, "status"),
                               f"a '{statement.status}' {stack.id} statement needs stack_since",

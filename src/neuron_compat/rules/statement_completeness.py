@@ -1,15 +1,18 @@
-"""A claim says what it needs to: supported/partial name a since release, partial and unsupported explain why."""
+"""A claim says what it needs to: supported/partial name a since release, partial and unsupported explain why;
+the workload and hardware are ones the stack has."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from neuron_compat.contract.statement_requirements import STATUSES_NEEDING_NOTES, STATUSES_NEEDING_SINCE
 from neuron_compat.contract.vocabulary import Status
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
 
-_NEEDS_SINCE = frozenset({Status.SUPPORTED.value, Status.PARTIAL.value})
-_NEEDS_NOTE = frozenset({Status.PARTIAL.value, Status.UNSUPPORTED.value})
+# The statuses as the models hold them (values: use_enum_values), for one set lookup per statement
+_NEEDS_SINCE = frozenset(status.value for status in STATUSES_NEEDING_SINCE)
+_NEEDS_NOTE = frozenset(status.value for status in STATUSES_NEEDING_NOTES)
 
 
 def check(registry: Registry) -> Iterator[Finding]:
@@ -31,11 +34,17 @@ def check(registry: Registry) -> Iterator[Finding]:
                 yield Finding(key, ("support", index, "workload"),
                               f"stack '{stack.id}' does not do {statement.workload}",
                               "its workloads are: " + ", ".join(stack.workloads))
+            if stack is not None:
+                for h_index, hardware in enumerate(statement.hardware):
+                    if hardware not in stack.hardware:
+                        yield Finding(key, ("support", index, "hardware", h_index),
+                                      f"stack '{stack.id}' does not run on {hardware}",
+                                      "its hardware in stacks.yaml: " + ", ".join(stack.hardware))
 
 
 RULE = Rule(
     name="statement-completeness",
     description="supported/partial statements name a since release; partial/unsupported ones carry a note; "
-    "the workload is one the stack does.",
+    "the workload and hardware are ones the stack has.",
     check=check,
 )

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from neuron_compat.contract.versions import version_key
+from neuron_compat.contract.release_ranges import range_bounds
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
-
-_OPEN_END = (10**9,)
-
-
-def _bounds(since: str | None, until: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    return (version_key(since) if since else (), version_key(until) if until else _OPEN_END)
 
 
 def check(registry: Registry) -> Iterator[Finding]:
@@ -23,7 +17,7 @@ def check(registry: Registry) -> Iterator[Finding]:
         key = family_key(family.id)
         buckets: dict[tuple[str, str, str], list[tuple[tuple[int, ...], tuple[int, ...], int]]] = {}
         for index, statement in enumerate(family.support):
-            start, end = _bounds(statement.since, statement.until)
+            start, end = range_bounds(statement.since, statement.until)
             if statement.until is not None and start >= end:
                 yield Finding(key, ("support", index, "until"),
                               f"until '{statement.until}' must be a later release than since '{statement.since}'",

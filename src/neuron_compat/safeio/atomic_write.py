@@ -5,6 +5,11 @@ stays), an existing file keeps its permission bits, and a target that is not a r
 a device such as /dev/full, a FIFO) or whose directory does not exist is refused with a one-line
 `WriteRefused` before anything is written. Temporaries are named `.NAME.*.tmp`; ones left by a run that was
 killed are removed by the next write to the same file once they are scratch_dir.STALE_SECONDS old.
+
+With `unchanged_from`, the bytes the caller read (and edited) are compared with the file as it is just before
+the rename: a file another program saved in the meantime (an editor writing a temporary and renaming it over)
+is not replaced; `ChangedSinceRead` says so. Only an editor's save landing in the microseconds between that
+comparison and the rename can still be replaced: closing that needs the editor's cooperation (a lock it takes).
 """
 
 from __future__ import annotations
@@ -21,10 +26,15 @@ class WriteRefused(OSError):
     """The target cannot be written safely; str() is one line naming it."""
 
 
-def write_atomically(path: Path, text: str) -> None:
+class ChangedSinceRead(WriteRefused):
+    """The file is no longer what the caller read: someone else saved it in the meantime."""
+
+
+def write_atomically(path: Path, text: str, unchanged_from: bytes | None = None) -> None:
     """Replace the file at `path` (through symlinks) with `text` (UTF-8, newlines as given) in one rename.
 
-    On any failure the old file stays as it was and no temporary is left behind.
+    On any failure the old file stays as it was and no temporary is left behind. With `unchanged_from` (the
+    bytes the caller read), a file whose content differs from them just before the rename is left alone.
     """
     target = Path(os.path.realpath(path))
     parent = target.parent
@@ -37,6 +47,9 @@ def write_atomically(path: Path, text: str) -> None:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        if unchanged_from is not None and _current_bytes(target, len(unchanged_from)) != unchanged_from:
+            raise ChangedSinceRead(f"{path}: changed since it was read (saved by another program?); "
+                                   "nothing written: run the command again")
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -55,3 +68,12 @@ def _mode_to_keep(path: Path, target: Path) -> int:
     if not stat.S_ISREG(info.st_mode):
         raise WriteRefused(f"{path}: not a regular file; refusing to replace it")
     return stat.S_IMODE(info.st_mode)
+
+
+def _current_bytes(target: Path, expected_size: int) -> bytes | None:
+    """The file's bytes now (None when it is gone or holds more than expected)."""
+    try:
+        with open(target, "rb") as handle:
+            return handle.read(expected_size + 1)
+    except OSError:
+        return None

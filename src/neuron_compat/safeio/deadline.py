@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -21,19 +21,20 @@ class DeadlineExceeded(Exception):
 
 def call_with_deadline(function: Callable[[], T], seconds: float, name: str = "deadline") -> T:
     """`function()`'s result or exception, or DeadlineExceeded once `seconds` have passed."""
-    outcome: dict[str, Any] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def work() -> None:
         try:
-            outcome["value"] = function()
+            values.append(function())
         except BaseException as error:  # noqa: BLE001 - handed to the caller's thread, re-raised there
-            outcome["error"] = error
+            errors.append(error)
 
     worker = threading.Thread(target=work, name=name, daemon=True)
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
         raise DeadlineExceeded(f"no answer within {seconds:g} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    if errors:
+        raise errors[0]
+    return values[0]

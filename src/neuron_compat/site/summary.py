@@ -14,10 +14,11 @@ from neuron_compat.contract.vocabulary import ConstraintKind, StackStatus
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.presentation import STACK_STATUS_RANK, STATUS_ORDER
-from neuron_compat.site.support import WORKLOAD_ORDER, Held, ReleaseView, current_release
+from neuron_compat.site.support import WORKLOAD_ORDER, ReleaseView, current_release
 from neuron_compat.views.at_release import (
     CLAIM_STATUSES,
     REQUIREMENT_KINDS,
+    Held,
     constraint_value,
     display_status,
     has_requirements,

@@ -21,7 +21,7 @@ from neuron_compat.views.at_release import (
     stack_shipped,
     stack_states,
 )
-from neuron_compat.views.inherited_capabilities import Effective, effective_values
+from neuron_compat.views.inherited_capabilities import Effective, effective_for
 
 WORKLOAD_ORDER = [w.value for w in Workload]
 
@@ -71,7 +71,7 @@ def statement_groups(registry: Registry, family: Family) -> list[StatementGroup]
         key = (statement.stack, str(statement.workload))
         if key not in groups:
             groups[key] = StatementGroup(registry.stack_by_id[statement.stack], str(statement.workload))
-        effective = effective_values(registry.capabilities_of(statement.stack), statement)
+        effective = effective_for(registry, family, statement)
         groups[key].statements.append(AnchoredStatement(statement, unique_anchor(statement), index, effective))
     return sorted(
         groups.values(),

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from neuron_compat.contract.versions import version_key
+from neuron_compat.contract.vocabulary import CLAIM_STATUSES as VOCABULARY_CLAIM_STATUSES
 from neuron_compat.contract.vocabulary import ConstraintKind, Status
 
 if TYPE_CHECKING:  # the functions read models and compiled views (compiled.py) alike, by attribute
@@ -63,8 +64,8 @@ def has_requirements(statement: Statement) -> bool:
     return any(ConstraintKind(c.kind) in REQUIREMENT_KINDS for c in statement.constraints)
 
 
-CLAIM_STATUSES = frozenset({"supported", "supported-with-requirements", "partial"})
-"""Drawn statuses (display_status) that claim the model runs: what coverage, counts and advice count."""
+CLAIM_STATUSES = VOCABULARY_CLAIM_STATUSES
+"""Re-exported from the contract (`vocabulary.is_claim` is the test): what coverage, counts and advice count."""
 
 
 def display_status(statement: Statement) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contract.models import Family, Statement
+from neuron_compat.contract.models import Family, Source, Statement
 from neuron_compat.contract.versions import version_key
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.safeio.safe_text import one_line
@@ -178,7 +178,7 @@ def claim_changes(before: Registry, after: Registry) -> list[ClaimChange]:
     spans: dict[tuple[str, str, str, str, str | None, str | None, str | None], list[str]] = defaultdict(list)
     for (key, old, new), positions in runs.items():
         start = positions[0]
-        for previous, current in zip(positions, [*positions[1:], None]):
+        for previous, current in zip(positions, [*positions[1:], None], strict=True):
             if current is not None and current == previous + 1:
                 continue
             end = releases[previous + 1] if previous + 1 < len(releases) else None
@@ -249,7 +249,7 @@ def _model_text(kind: str, item: Any) -> str:
     return "constraint " + " ".join(parts)
 
 
-def _source_details(old: list, new: list) -> list[str]:
+def _source_details(old: list[Source], new: list[Source]) -> list[str]:
     old_by_url = {s.url: s for s in old}
     new_by_url = {s.url: s for s in new}
     details = []

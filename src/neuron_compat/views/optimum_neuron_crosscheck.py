@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from neuron_compat.contract.vocabulary import Status
 from neuron_compat.loading.loaded_registry import Registry
@@ -44,7 +45,7 @@ class Mismatch:
         return f"optimum-neuron {self.version} {self.workload}: " + "; ".join(parts)
 
 
-def registered_model_types(entry: dict) -> dict[str, set[str]]:
+def registered_model_types(entry: dict[str, Any]) -> dict[str, set[str]]:
     """What one snapshot version registers, as transformers model_types, per workload."""
     inference = {EXPORT_NAME_TO_MODEL_TYPE.get(name, name) for name in entry.get("export", {})}
     inference |= set(entry.get("decoder", []))
@@ -76,7 +77,7 @@ class SnapshotError(ValueError):
     """The snapshot cannot be read, or is not the shape scripts/snapshot_optimum_neuron.py writes."""
 
 
-def load_snapshot(root: Path) -> list[dict]:
+def load_snapshot(root: Path) -> list[dict[str, Any]]:
     """The snapshot's versions, newest first (through the registry's YAML loader and its limits)."""
     loaded, problem = load_yaml_file(root / OPTIMUM_SNAPSHOT)
     if problem is not None or loaded is None:
@@ -91,7 +92,7 @@ def load_snapshot(root: Path) -> list[dict]:
     return versions
 
 
-def optimum_neuron_mismatches(registry: Registry, snapshot: list[dict] | None = None) -> list[Mismatch]:
+def optimum_neuron_mismatches(registry: Registry, snapshot: list[dict[str, Any]] | None = None) -> list[Mismatch]:
     """Differences per snapshot version that stacks.yaml's optimum-neuron line also lists."""
     stack = registry.stack_by_id.get(STACK)
     known = {v.version for v in stack.versions} if stack else set()

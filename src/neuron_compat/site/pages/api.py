@@ -14,6 +14,7 @@ from neuron_compat.contract.models import SCHEMA_MODELS
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.publishing.registry_document import dumps, family_to_json, registry_to_json
 from neuron_compat.site import urls
+from neuron_compat.site.pages.instances import INSTANCES_JSON
 from neuron_compat.site.pages.matrix import MATRIX_JSON
 from neuron_compat.site.presentation import status_style
 from neuron_compat.site.support import ReleaseView, best_status, combinations
@@ -78,7 +79,7 @@ def render(registry: Registry) -> dict[str, str]:
         files[urls.family_json(family.id)] = dumps(family_document(registry, family.id, view))
         for stack, workload in combinations(registry):
             files[urls.badge_json(family.id, stack.id, workload)] = (
-                json.dumps(badge(registry, family.id, stack.id, workload, view), ensure_ascii=False) + "\n"
+                json.dumps(badge(registry, family.id, stack.id, workload, view), ensure_ascii=False, allow_nan=False) + "\n"
             )
     return files
 
@@ -92,7 +93,7 @@ def fragment(registry: Registry) -> str:
         stack, workload = combos[0]
         example_badge = {
             "path": urls.badge_json(example.id, stack.id, workload),
-            "json": json.dumps(badge(registry, example.id, stack.id, workload), ensure_ascii=False),
+            "json": json.dumps(badge(registry, example.id, stack.id, workload), ensure_ascii=False, allow_nan=False),
         }
     def href(path: str) -> str:
         return urls.relative_url(path, "api/")
@@ -105,6 +106,7 @@ def fragment(registry: Registry) -> str:
         schemas=[urls.schema_json(kind) for kind in SCHEMA_MODELS],
         registry_json=REGISTRY_JSON,
         matrix_json=MATRIX_JSON,
+        instances_json=INSTANCES_JSON,
         release_feed=urls.RELEASE_FEED,
         family_feed=urls.family_feed,
         family_count=len(registry.families),

@@ -12,7 +12,7 @@ def front_matter(**meta: object) -> str:
     """YAML front matter from trusted values (JSON is valid YAML, so every value is quoted safely)."""
     lines = ["---"]
     for key, value in meta.items():
-        lines.append(f"{key}: {json.dumps(value, ensure_ascii=False, sort_keys=True)}")
+        lines.append(f"{key}: {json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)}")
     lines.append("---")
     return "\n".join(lines) + "\n\n"
 

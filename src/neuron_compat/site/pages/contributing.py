@@ -18,8 +18,10 @@ from pydantic_core import PydanticUndefined
 
 from neuron_compat.contract.models import (
     TYPE_LABEL,
+    AppliesTo,
     CapabilitiesFile,
     Capability,
+    CodePath,
     Constraint,
     Family,
     Note,
@@ -43,6 +45,8 @@ MODELS: list[tuple[str, type[BaseModel], str]] = [
     ("release", Release, "One entry of `releases` in `registry/releases.yaml`."),
     ("stack", Stack, "One entry of `stacks` in `registry/stacks.yaml`."),
     ("stack-version", StackVersion, "One entry of a stack's `versions` list."),
+    ("code-path", CodePath, "One entry of a stack's `code_paths` list: which modeling code runs which model classes."),
+    ("applies-to", AppliesTo, "A constraint's or note's `applies_to`: the tasks or checkpoints of the family it is about."),
     ("capabilities", CapabilitiesFile, "A file `registry/capabilities/<stack-id>.yaml`: one stack's capability ranges."),
     ("capability", Capability, "One entry of a capabilities file's `capabilities` list; statements of the stack "
      "that leave attention, dtypes or quantization empty show these values, marked \"from the stack\"."),
@@ -56,6 +60,7 @@ vendor: Example Labs
 description: A decoder-only model used to show every field.
 model_types: [llama]
 architectures: [LlamaForCausalLM]
+classes: [decoder-lm]
 tasks: [text-generation]
 aliases: [Example 1]
 examples: [example-org/Example-1B]
@@ -77,6 +82,7 @@ support:
       - kind: flag
         name: enable_bucketing
         value: true
+        applies_to: {tasks: [text-generation], checkpoints: [example-org/Example-1B]}
     notes:
       - release: "2.22.0"
         text: Faster token generation with `flash-decoding`.

@@ -150,7 +150,7 @@ def redirect_page(target_from_here: str) -> str:
 
 def escape_js(text: str) -> str:
     """A JavaScript string literal that cannot close the <script> element it sits in."""
-    return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return json.dumps(text, allow_nan=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def render(registry: Registry) -> dict[str, str]:

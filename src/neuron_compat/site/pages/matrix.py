@@ -20,7 +20,7 @@ from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.presentation import STATUS_ORDER, STATUS_STYLES
 from neuron_compat.site.support import ReleaseView, combinations, matrix_rows, search_terms
 from neuron_compat.views.at_release import display_status, stack_horizon
-from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS, effective_values
+from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS, effective_for
 
 MATRIX_JSON = "api/matrix.json"
 PAGE_SIZE = 200  # rows put in the DOM at a time; "Show more" adds as many again
@@ -37,7 +37,7 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
             key = (family.id, statement.stack, str(statement.workload))
             if key not in index:
                 continue
-            effective = effective_values(registry.capabilities_of(statement.stack), statement)
+            effective = effective_for(registry, family, statement)
             statements.append({
                 "row": index[key],
                 "stack": statement.stack,
@@ -103,5 +103,5 @@ def render(registry: Registry) -> dict[str, str]:
         heading(1, "Support matrix"),
         block("matrix.html.j2", **context),
     )
-    data = json.dumps(matrix_data(registry), ensure_ascii=False, separators=(",", ":")) + "\n"
+    data = json.dumps(matrix_data(registry), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
     return {"matrix.md": markdown, MATRIX_JSON: data}

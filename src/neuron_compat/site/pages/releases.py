@@ -14,8 +14,8 @@ from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.presentation import NO_STATEMENT
 from neuron_compat.site.support import unique_anchor
-from neuron_compat.views.at_release import Change, cells_at, covers, diff_cells, stack_shipped
-from neuron_compat.views.inherited_capabilities import FIELDS, effective_values, origin_label
+from neuron_compat.views.at_release import Cell, CellKey, Change, cells_at, covers, diff_cells, stack_shipped
+from neuron_compat.views.inherited_capabilities import FIELDS, effective_for, origin_label
 
 KIND_ORDER = ("added", "changed", "removed")
 
@@ -38,10 +38,11 @@ def values_text(registry: Registry, family_id: str, stack_id: str, workload: str
     """The effective values of the statement behind a cell at `release`, as the family page shows them."""
     if release is None:
         return ""
-    for statement in registry.family_by_id[family_id].support:
+    family = registry.family_by_id[family_id]
+    for statement in family.support:
         if statement.stack == stack_id and str(statement.workload) == workload and hardware in statement.hardware \
                 and covers(statement, release):
-            effective = effective_values(registry.capabilities_of(stack_id), statement)
+            effective = effective_for(registry, family, statement)
             return "; ".join(f"{name}: {', '.join(effective.field(name).values)} ({origin_label(effective.field(name).origin)})"
                              for name in FIELDS if effective.field(name).values)
     return ""
@@ -88,7 +89,7 @@ def release_notes(registry: Registry, version: str, from_url: str) -> list[dict[
 def all_release_changes(registry: Registry) -> dict[str, list[Change]]:
     """`views.release_changes` for every release, drawing each release's cells once (not twice per page)."""
     changes: dict[str, list[Change]] = {}
-    previous: dict = {}
+    previous: dict[CellKey, Cell] = {}
     for version in registry.release_versions:
         current = cells_at(registry, version)
         changes[version] = diff_cells(previous, current)
