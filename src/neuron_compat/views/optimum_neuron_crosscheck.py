@@ -52,21 +52,25 @@ def registered_model_types(entry: dict[str, Any]) -> dict[str, set[str]]:
     return {"inference": inference, "training": set(entry.get("training", []))}
 
 
+def claimed_model_types_by_version(registry: Registry) -> dict[str, dict[str, set[str]]]:
+    """claimed_model_types for every version of the optimum-neuron line, in one pass over that stack's statements."""
+    stack = registry.stack_by_id[STACK]
+    line = [v.version for v in stack.versions]
+    order = {version: i for i, version in enumerate(line)}  # a version listed twice: its last position, as before
+    by_position: list[dict[str, set[str]]] = [{"inference": set(), "training": set()} for _ in line]
+    for family, _, statement in registry.statements_of(STACK):
+        if statement.status not in (Status.SUPPORTED, Status.PARTIAL):
+            continue
+        start = order.get(statement.stack_since or "", -1)
+        end = order.get(statement.stack_until or "", len(order))
+        for position in range(max(start, 0), min(end, len(line))):
+            by_position[position][str(statement.workload)] |= set(family.model_types)
+    return {version: by_position[position] for version, position in order.items()}
+
+
 def claimed_model_types(registry: Registry, version: str) -> dict[str, set[str]]:
     """The model_types claimed supported or partial on optimum-neuron at one of its versions (in stacks.yaml)."""
-    stack = registry.stack_by_id[STACK]
-    order = {v.version: i for i, v in enumerate(stack.versions)}
-    position = order[version]
-    claimed: dict[str, set[str]] = {"inference": set(), "training": set()}
-    for family in registry.families:
-        for statement in family.support:
-            if statement.stack != STACK or statement.status not in (Status.SUPPORTED, Status.PARTIAL):
-                continue
-            start = order.get(statement.stack_since or "", -1)
-            end = order.get(statement.stack_until or "", len(order))
-            if start <= position < end:
-                claimed[str(statement.workload)] |= set(family.model_types)
-    return claimed
+    return claimed_model_types_by_version(registry)[version]
 
 
 class SnapshotError(ValueError):
@@ -93,12 +97,13 @@ def optimum_neuron_mismatches(registry: Registry, snapshot: list[dict[str, Any]]
     stack = registry.stack_by_id.get(STACK)
     known = {v.version for v in stack.versions} if stack else set()
     mismatches = []
+    claimed_at = claimed_model_types_by_version(registry) if known else {}
     for entry in load_snapshot(registry.root) if snapshot is None else snapshot:
         version = str(entry["version"])
         if version not in known:
             continue
         registered = registered_model_types(entry)
-        claimed = claimed_model_types(registry, version)
+        claimed = claimed_at[version]
         for workload in ("inference", "training"):
             missing = tuple(sorted(registered[workload] - claimed[workload]))
             extra = tuple(sorted(claimed[workload] - registered[workload]))
