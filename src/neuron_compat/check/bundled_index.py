@@ -82,7 +82,7 @@ def build_index(text: str) -> dict[str, Any]:
 
 def index_text(text: str) -> str:
     """The index file's text for a compiled document's text (deterministic)."""
-    return json.dumps(build_index(text), indent=None, separators=(",", ":"), ensure_ascii=False) + "\n"
+    return json.dumps(build_index(text), indent=None, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
 
 
 class _LazyFamily(dict[str, Any]):

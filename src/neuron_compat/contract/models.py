@@ -22,6 +22,7 @@ from neuron_compat.contract.schema_rules import (
     TextRule,
     add_model_rules,
     any_case,
+    character_class,
     controls_rule,
     given,
     non_empty,
@@ -55,14 +56,17 @@ _RAW_HTML = TextRule(
 # Inline links `[x](javascript:...)` and reference definitions `[x]: javascript:...` (which any Markdown
 # renderer of the JSON API would turn into a link); any ASCII case, a definition at the start of any line.
 _UNSAFE_LINK = TextRule(
-    r"(?:\]\(\s*|(?:^|\n)[ ]{0,3}\[[^\]]+\]:\s*)(?:" + "|".join(map(any_case, ("javascript", "data", "vbscript", "file")))
-    + "):",
+    r"\](?:\s*\(|:)[\s>]*<?\s*(?!" + any_case("https") + r"\\?:)[A-Za-z](?:[A-Za-z0-9]|\\?[+.\-]){0,31}\\?:",
     "links in registry text must be https://")
 _MARKDOWN_CONTROLS = controls_rule(allowed="\n\t")
 _SINGLE_LINE = TextRule(r"\n", "must be a single line")
 _PLAIN_CONTROLS = controls_rule()
 _ANGLE_BRACKETS = TextRule(r"[<>]", "angle brackets are not allowed in names")
 _URL_CHARACTERS = TextRule(r"[\s<>\"'`]", "links must not contain spaces, quotes or angle brackets")
+# Invisible format characters (Unicode category Cf: zero-width spaces, joiners, bidi marks) in links.
+_URL_INVISIBLE = TextRule(character_class("".join(chr(p) for p in range(0x10000) if not 0xD800 <= p <= 0xDFFF
+                                                  and unicodedata.category(chr(p)) == "Cf").replace("\\", "")),
+                          "invisible format characters are not allowed in links")
 _NOT_A_REPO_ID = TextRule(rf"^(?!(?:{REPO_ID_PATTERN}){END})|{REPO_ID_REFUSED}",
                           "not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
 # Beyond the pattern above (which the editor schema shares), link destinations are decided conservatively:
@@ -174,7 +178,7 @@ StackVersionText = Annotated[str, BeforeValidator(_require_text),
                                    json_schema_extra={TYPE_LABEL: "version text (e.g. '0.4.5')"})]
 HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https),
                      Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"}),
-                     _URL_CHARACTERS]
+                     _URL_CHARACTERS, _PLAIN_CONTROLS, _URL_INVISIBLE]
 RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id),
                    Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"}), _NOT_A_REPO_ID]
 ReleaseRef = Annotated[NeuronVersion, CatalogueRef("release")]

@@ -11,6 +11,7 @@ from neuron_compat.rules import (
     capability_subset,
     catalogue_order,
     instance_arithmetic,
+    known_issues,
     known_references,
     optimum_neuron_registrations,
     source_dates,
@@ -18,6 +19,7 @@ from neuron_compat.rules import (
     stack_version_line,
     statement_completeness,
     statement_scope,
+    tested_configurations,
     unique_architectures,
     unique_model_types,
     upstream_model_types,
@@ -40,6 +42,8 @@ RULES: tuple[Rule, ...] = (
     capability_ranges.RULE,
     capability_subset.RULE,
     statement_scope.RULE,
+    tested_configurations.RULE,
+    known_issues.RULE,
     instance_arithmetic.RULE,
 )
 
