@@ -34,6 +34,15 @@
     return node;
   }
 
+  /* A wrapper that scrolls a wide table sideways: focusable, so that a keyboard can scroll it, and named. */
+  function scrollRegion(label) {
+    var node = element("div", "nc-scroll");
+    node.setAttribute("role", "region");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-label", label);
+    return node;
+  }
+
   function registryUrl(container) {
     if (container.getAttribute("data-registry")) return new URL(container.getAttribute("data-registry"), document.baseURI).href;
     var script = document.querySelector('script[src*="javascripts/check.js"]');
@@ -124,7 +133,7 @@
         }
       });
       table.appendChild(body);
-      var scroll = element("div", "nc-scroll");
+      var scroll = scrollRegion("Fit per instance (scrolls sideways)");
       scroll.appendChild(table);
       section.appendChild(scroll);
     }
@@ -216,7 +225,7 @@
         }
       });
       table.appendChild(body);
-      var scroll = element("div", "nc-scroll");  // a narrow screen scrolls the table sideways
+      var scroll = scrollRegion("Verdict per stack (scrolls sideways)");  // a narrow screen scrolls the table sideways
       scroll.appendChild(table);
       result.appendChild(scroll);
     }
