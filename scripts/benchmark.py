@@ -55,26 +55,40 @@ BASE_REGISTRY = ROOT / "registry"
 # --- the synthetic registry -------------------------------------------------------------------------
 
 
+def _end_for(stack: dict[str, Any], workload: str, hardware: list[str], releases: list[str]) -> str | None:
+    """The earliest release where `stack` ends for `workload` on one of `hardware` (end_of_support or `ends`)."""
+    found = [stack["end_of_support"]] if stack.get("end_of_support") in releases else []
+    for entry in stack.get("ends") or []:
+        if (not entry.get("workloads") or workload in entry["workloads"]) and \
+                (not entry.get("hardware") or set(hardware) & set(entry["hardware"])) and entry["release"] in releases:
+            found.append(entry["release"])
+    return min(found, key=releases.index) if found else None
+
+
 def _statement_yaml(rng: random.Random, stack: dict[str, Any], workload: str, releases: list[str], inherits: bool) -> str:
     """One realistic statement for `stack`, consistent with the rules (versions, notes for partial ...); when
     the stack has a capability file (`inherits`), it states no attention or dtypes and inherits them, as the
     real statements of such stacks mostly do."""
     versions = stack.get("versions") or []
     hardware = sorted(rng.sample(stack["hardware"], rng.randint(1, len(stack["hardware"]))))
-    ended = stack.get("end_of_support") in releases  # its statements need an until, so not 'unknown'
+    end = _end_for(stack, workload, hardware, releases)
+    ended = end is not None  # its statements need an until, so not 'unknown'
     status = rng.choices(["supported", "partial", "unsupported", "unknown"], [6, 2, 1, 0 if ended else 1])[0]
     lines = [f"  - stack: {stack['id']}", f"    workload: {workload}", f"    hardware: [{', '.join(hardware)}]",
              f"    status: {status}"]
     if status != "unknown":
         if versions:
-            own = rng.choice(versions)
+            usable = [v for v in versions if end is None or releases.index(v["neuron"]) < releases.index(end)]
+            own = rng.choice(usable or versions)
             lines += [f"    since: \"{own['neuron']}\"", f"    stack_since: \"{own['version']}\""]
+            if end is not None:  # the stack ends here for this workload and hardware: so does the statement
+                lines.append(f"    until: \"{end}\"")
         else:
             lower = releases.index(stack["since"]) if stack.get("since") in releases else 0
-            upper = releases.index(stack["end_of_support"]) if stack.get("end_of_support") in releases else len(releases)
+            upper = releases.index(end) if end is not None else len(releases)
             since_index = rng.randrange(lower, max(lower + 1, upper - 1))
             lines.append(f"    since: \"{releases[since_index]}\"")
-            if stack.get("end_of_support") in releases:  # a statement ends where the stack does, or before
+            if end is not None:  # a statement ends where the stack does (for its workload and hardware), or before
                 lines.append(f"    until: \"{releases[rng.randint(since_index + 1, upper)]}\"")
             elif rng.random() < 0.2 and since_index + 1 < len(releases):
                 lines.append(f"    until: \"{releases[rng.randrange(since_index + 1, len(releases))]}\"")

@@ -18,7 +18,7 @@ def test_release_view_and_cells_at_agree_at_every_release() -> None:
     for release in registry.release_versions:
         view = ReleaseView(registry, release)
         drawn = {(f.id, h.statement.stack, str(h.statement.workload), str(hw)): (h.claim_status, h.reason)
-                 for f in registry.families for h in view.held(f) for hw in h.statement.hardware}
+                 for f in registry.families for h in view.held(f) for hw in h.hardware}
         cells = {(k.family, k.stack, k.workload, k.hardware): (c.status, c.reason) for k, c in cells_at(registry, release).items()}
         assert drawn == cells, release
         unknown_past_horizon += sum(1 for _, reason in cells.values() if reason)

@@ -34,14 +34,20 @@ from typing import TYPE_CHECKING, Any, cast
 
 from neuron_compat.check.config_facts import ModelConfigFacts
 from neuron_compat.contract.versions import version_key
-from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
+from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX, is_claim
 from neuron_compat.views.at_release import (
+    ENDED,
+    HOLDS,
+    NO_STATEMENT,
+    NOT_YET,
     REQUIREMENT_KINDS,
-    beyond_horizon,
+    WITH_REQUIREMENTS,
+    CellState,
+    Held,
+    cell_at,
     constraint_value,
-    covers,
-    horizon_note,
     stack_shipped,
+    stack_states,
 )
 from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_for
 
@@ -383,8 +389,9 @@ def _row_caveats(facts: ModelConfigFacts, constraints: list[Any], effective: Eff
     return caveats
 
 
-def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_caveats: list[Caveat],
+def _answer(stack: Stack, held: Held, facts: ModelConfigFacts, family_caveats: list[Caveat],
             release: str, effective: Effective, subject: Subject, family: Family) -> StackAnswer:
+    statement = held.statement
     constraints = [c for c in statement.constraints if subject.applies(c)]
     dated = [n for n in statement.notes if n.release is None or version_key(n.release) <= version_key(release)]
     notes = [n for n in dated if subject.applies(n)]
@@ -394,16 +401,16 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     verdict = status
     if status == "supported" and any(c.limits for c in caveats + family_caveats):
         verdict = "partial"
-    if status != "unknown" and beyond_horizon(stack, release):
-        caveats.append(Caveat(kind="beyond-horizon", limits=True, message=horizon_note(stack, release)))
+    if held.reason is not None:  # views.held_at: a claim past a separately released stack's horizon
+        caveats.append(Caveat(kind="beyond-horizon", limits=True, message=held.reason))
         verdict = "unknown"
     if left_constraints or left_notes:
         caveats.append(_left_out_caveat(family, left_constraints, left_notes))
     requirements = any(str(c.kind) in REQUIREMENT_KINDS for c in constraints)
-    display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
+    display = WITH_REQUIREMENTS.get(verdict, verdict) if requirements else verdict
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
-        hardware=[str(h) for h in statement.hardware], status=status, verdict=verdict, display_status=display,
+        hardware=list(held.hardware), status=status, verdict=verdict, display_status=display,
         carried=_carried(statement),
         attention=list(effective.attention.values), dtypes=list(effective.dtypes.values),
         quantization=list(effective.quantization.values), attention_origin=effective.attention.origin,
@@ -415,34 +422,24 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     )
 
 
-def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family,
-                   families: list[Family], versions: list[str]) -> StackAnswer:
-    """A row for a stack x workload whose statements all lie at other releases (or that has none).
-
-    Statements that start (or end) at the same release are one event: their hardware and sources are merged.
-    """
-    later = sorted((s for s in statements if s.since is not None and version_key(s.since) > version_key(release)),
-                   key=lambda s: version_key(s.since or ""))
-    ended = sorted((s for s in statements if s.until is not None and version_key(s.until) <= version_key(release)),
-                   key=lambda s: version_key(s.until or ""))
-    group: list[Statement] = []
-    if later:
-        group = [s for s in later if s.since == later[0].since]
+def _absent_answer(stack: Stack, workload: str, state: CellState, release: str, family: Family,
+                   families: list[Family]) -> StackAnswer:
+    """A row for a stack x workload where nothing holds at `release` (views.cell_at: not yet, ended, or no
+    statement). Statements that start (or end) at the same release are one event: their sources are merged."""
+    group = [family.support[index] for index in state.statements]
+    if state.kind == NOT_YET:
         status, kind = "unsupported", "not-yet"
-        message = f"no statement holds at {release}; the first one starts at {later[0].since} ({later[0].status})"
-    elif ended:
-        group = [s for s in ended if s.until == ended[-1].until]
+        message = f"no statement holds at {release}; the first one starts at {state.release} ({group[0].status})"
+    elif state.kind == ENDED:
         status, kind = "unsupported", "ended"
-        until = ended[-1].until or ""
-        held_through = [v for v in versions if version_key(v) < version_key(until)]
-        through = f" held through {held_through[-1]} and" if held_through else ""
-        message = f"no statement holds at {release}; the last one{through} ended at {until}"
+        through = f" held through {state.held_through} and" if state.held_through else ""
+        message = f"no statement holds at {release}; the last one{through} ended at {state.release}"
     else:
         status, kind = "unknown", "no-statement"
         message = f"the registry has no statement for {family.id} on {stack.id} ({workload})"
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=workload,
-        hardware=list(dict.fromkeys(str(h) for s in group for h in s.hardware)), status=status, verdict=status,
+        hardware=list(state.hardware), status=status, verdict=status,
         display_status=status, carried=_carried_when_absent(families), attention=[], dtypes=[], quantization=[],
         attention_origin=None, dtypes_origin=None, quantization_origin=None, constraints=[], notes=[], caveats=[Caveat(kind=kind, limits=False, message=message)],
         anchor=group[0].anchor if group else None,
@@ -479,20 +476,19 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
     no_statement: list[str] = []
     if family is not None:
         family_caveats = [c for c in caveats if c.limits]
+        states = stack_states(registry, release)
         for candidate in stacks:
             if stack is not None and candidate.id != stack:
                 continue
             for wanted in workloads:
-                statements = [s for s in family.support if s.stack == candidate.id and s.workload == wanted]
-                shipped = stack_shipped(candidate, release)
-                holding = [s for s in statements if covers(s, release)] if shipped else []
-                if holding:
-                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_for(registry, family, s),
-                                        subject, family)
-                                for s in holding]
-                elif statements or (stack is not None and wanted in candidate.workloads):
-                    answers.append(_absent_answer(candidate, wanted, statements, release, family,
-                                                  cast("list[Family]", registry.families), versions))
+                state = cell_at(registry, family, candidate.id, wanted, None, release, states)
+                if state.kind == HOLDS:
+                    answers += [_answer(candidate, h, facts, family_caveats, release,
+                                        effective_for(registry, family, h.statement), subject, family)
+                                for h in state.held]
+                elif state.kind != NO_STATEMENT or (stack is not None and wanted in candidate.workloads):
+                    answers.append(_absent_answer(candidate, wanted, state, release, family,
+                                                  cast("list[Family]", registry.families)))
         no_statement = [
             s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)
@@ -519,7 +515,7 @@ def _summary(facts: ModelConfigFacts, family: Family | None, status: str, answer
     if not answers:
         return f"{family.name}: unknown at Neuron {release} (no statement for this stack or workload)"
     text = f"{family.name}: {status} at Neuron {release}"
-    if status in ("supported", "partial"):
+    if is_claim(status):
         stacks = list(dict.fromkeys(a.stack for a in answers if a.verdict == status))
         text += f" on {', '.join(stacks)}"
     return text

@@ -13,7 +13,7 @@ from neuron_compat.check import resolver as resolve
 from neuron_compat.check.exit_codes import EXIT_FOR_STATUS
 from neuron_compat.contract import hub_ids
 from neuron_compat.contract.vocabulary import CLAIM_STATUSES, TASK_BY_ARCHITECTURE_SUFFIX
-from neuron_compat.views.at_release import REQUIREMENT_KINDS
+from neuron_compat.views.at_release import REQUIREMENT_KINDS, WITH_REQUIREMENTS
 from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS
 
 
@@ -41,4 +41,5 @@ def check_tables() -> dict[str, Any]:
         "repo_id_pattern": hub_ids.REPO_ID_PATTERN,
         "task_by_architecture_suffix": [list(pair) for pair in TASK_BY_ARCHITECTURE_SUFFIX],
         "claim_statuses": sorted(CLAIM_STATUSES),
+        "with_requirements": dict(WITH_REQUIREMENTS),
     }

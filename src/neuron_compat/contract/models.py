@@ -241,6 +241,22 @@ class CodePath(Model):
     description: Markdown | None = Field(default=None, description="What runs on this path, in Markdown.")
 
 
+class StackEnd(Model):
+    """Where a stack stops for some workloads or hardware while it lives on for the rest (e.g. PyTorch/XLA
+    training ends at 2.30.0, its inference on Trn2/Trn3 at 2.34.0). `end_of_support` ends a stack everywhere."""
+
+    workloads: list[Workload] = Field(
+        default_factory=list, description="The workloads that end (every workload of the stack when empty).")
+    hardware: list[Hardware] = Field(
+        default_factory=list, description="The hardware they end on (every hardware of the stack when empty).")
+    release: NeuronVersion = Field(description="First Neuron release without them (exclusive, like `until`).")
+    source: HttpsUrl = Field(description="Where the end is stated.")
+
+    def ends(self, workload: str, hardware: str) -> bool:
+        """Does this end apply to `workload` on `hardware`?"""
+        return (not self.workloads or workload in self.workloads) and (not self.hardware or hardware in self.hardware)
+
+
 class Stack(Model):
     """A software stack that runs models on Neuron devices."""
 
@@ -255,6 +271,10 @@ class Stack(Model):
     since: ReleaseRef | None = Field(default=None, description="First catalogued Neuron release that ships it.")
     end_of_support: ReleaseRef | None = Field(default=None, description="First Neuron release without it.")
     status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
+    ends: list[StackEnd] = Field(
+        default_factory=list,
+        description="Ends for some workloads or hardware while the stack lives on for the rest; statements there "
+        "stop holding at the end's release.")
     code_paths: list[CodePath] = Field(
         default_factory=list,
         description="The stack's code paths by model class; with two or more, every capability range names "
@@ -682,6 +702,9 @@ class CheckTables(BaseModel):
         description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
     claim_statuses: list[str] = Field(
         default_factory=list, description="vocabulary.CLAIM_STATUSES: the statuses that claim a model runs, sorted.")
+    with_requirements: dict[str, str] = Field(
+        default_factory=dict,
+        description="views.WITH_REQUIREMENTS: the drawn status of a status whose statement needs settings.")
 
 
 class RegistryDocument(BaseModel):
@@ -705,3 +728,7 @@ class RegistryDocument(BaseModel):
         default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")
     check_tables: CheckTables | None = Field(
         default=None, description="The constant tables the site's check page reads (check_tables.py).")
+    at_release: dict[str, dict[str, list[list[Any]]]] | None = Field(
+        default=None,
+        description="views.cell_at at every release, per family id and 'stack workload', as spans "
+        "[first, last, state] over the releases sorted by version (publishing.release_table).")

@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 
 from neuron_compat.contract.models import Family, Statement
 from neuron_compat.contract.versions import version_key
-from neuron_compat.contract.vocabulary import ConstraintKind, StackStatus
+from neuron_compat.contract.vocabulary import ConstraintKind, StackStatus, is_claim, is_supported
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.presentation import STACK_STATUS_RANK, STATUS_ORDER
 from neuron_compat.site.support import WORKLOAD_ORDER, ReleaseView, current_release
 from neuron_compat.views.at_release import (
-    CLAIM_STATUSES,
     REQUIREMENT_KINDS,
     Held,
     constraint_value,
@@ -95,7 +94,7 @@ def _cautions(registry: Registry, family: Family, held: list[Held], freshness: F
         if item.reason:
             cautions.append(f"{stack.name}: {item.reason}, so its claims count as unknown here.")
             continue
-        if item.status not in CLAIM_STATUSES:
+        if not is_claim(item.status):
             continue
         where = f"{stack.name} ({statement.workload})"
         if str(stack.status) in (StackStatus.MAINTENANCE, StackStatus.DEPRECATED, StackStatus.END_OF_SUPPORT):
@@ -137,7 +136,7 @@ def family_advice(registry: Registry, family: Family, view: ReleaseView | None =
     for workload in WORKLOAD_ORDER:
         advice = WorkloadAdvice(workload)
         here = [h for h in current if str(h.statement.workload) == workload]
-        advice.picks = _merge([_pick(registry, h) for h in here if h.status.startswith("supported")])
+        advice.picks = _merge([_pick(registry, h) for h in here if is_supported(h.status)])
         picked = {p.stack_id for p in advice.picks}
         advice.partial = _merge([
             _pick(registry, h) for h in here if h.status == "partial" and h.statement.stack not in picked
@@ -149,7 +148,7 @@ def family_advice(registry: Registry, family: Family, view: ReleaseView | None =
             if release_there is None or release_there == release:
                 continue
             there = ReleaseView(registry, release_there).held(family, stack_id, workload)
-            usable = _merge([_pick(registry, h) for h in there if h.status.startswith("supported") or h.status == "partial"])
+            usable = _merge([_pick(registry, h) for h in there if is_claim(h.status)])
             advice.trailing.extend((pick, release_there) for pick in usable)
         current_stacks = {h.statement.stack for h in here}  # anything held now is not 'no longer'
         ended: dict[str, Statement] = {}
@@ -158,7 +157,7 @@ def family_advice(registry: Registry, family: Family, view: ReleaseView | None =
                 continue
             if version_key(statement.until) > version_key(release):
                 continue
-            if not (display_status(statement).startswith("supported") or statement.status == "partial"):
+            if not is_claim(display_status(statement)):
                 continue
             last = ended.get(statement.stack)
             if last is None or version_key(statement.until) > version_key(last.until or "0"):

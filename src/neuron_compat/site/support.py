@@ -14,9 +14,11 @@ from neuron_compat.contract.vocabulary import Workload
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.presentation import NO_STATEMENT, STATUS_ORDER
 from neuron_compat.views.at_release import (
+    CellState,
     Held,
     StackStates,
     beyond_horizon,
+    cell_at,
     held_at,
     stack_shipped,
     stack_states,
@@ -92,12 +94,22 @@ class ReleaseView:
             return []
         return held_at(family, self.release, self._states, stack, workload)
 
+    def cell(self, family: Family, stack: str, workload: str, hardware: str | None = None) -> CellState:
+        """`views.cell_at` at this release (holds / not yet / ended / no statement)."""
+        if self.release is None:
+            return CellState("no-statement")
+        return cell_at(self.registry, family, stack, workload, hardware, self.release, self._states)
+
 
 def current_release(registry: Registry, stack: Stack) -> str | None:
-    """A stack's current release: the newest Neuron release that ships it and that its own newest version
-    targets (optimum-neuron trails Neuron), or for a stack no longer shipped its last release."""
+    """A stack's current release: the newest Neuron release its own newest version targets (optimum-neuron trails
+    Neuron), else the newest release. A stack no longer shipped is at the newest release too, where its
+    statements have ended (cell_at says "ended at R"): its last claims are not "now"."""
+    newest = registry.newest_release
+    if newest is None or not stack_shipped(stack, newest):
+        return newest
     usable = [v for v in registry.release_versions if stack_shipped(stack, v) and not beyond_horizon(stack, v)]
-    return usable[-1] if usable else registry.newest_release
+    return usable[-1] if usable else newest
 
 
 class CurrentView:
@@ -141,7 +153,11 @@ class MatrixRow:
     family: Family
     stack: Stack
     workload: str
-    held: tuple[Held, ...]
+    state: CellState
+
+    @property
+    def held(self) -> tuple[Held, ...]:
+        return self.state.held
 
     @property
     def status(self) -> str:
@@ -165,5 +181,5 @@ def matrix_rows(registry: Registry, view: ReleaseView) -> list[MatrixRow]:
     combos = combinations(registry)
     for family in registry.families:
         for stack, workload in combos:
-            rows.append(MatrixRow(family, stack, workload, tuple(view.held(family, stack.id, workload))))
+            rows.append(MatrixRow(family, stack, workload, view.cell(family, stack.id, workload)))
     return rows

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from html import escape
 
 from neuron_compat.contract.models import Family
+from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.freshness import Freshness
@@ -22,7 +23,6 @@ from neuron_compat.site.support import (
     search_terms,
     statement_groups,
 )
-from neuron_compat.views.at_release import CLAIM_STATUSES
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def families_index(registry: Registry) -> str:
         current = view.held(family)
         supported = sorted({
             f"{registry.stack_by_id[h.statement.stack].name} ({view.release_of[h.statement.stack]})"
-            for h in current if h.status in CLAIM_STATUSES
+            for h in current if is_claim(h.status)
         })
         entries.append({
             "family": family,
