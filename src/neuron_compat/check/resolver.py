@@ -71,8 +71,8 @@ if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute
 FORMAT = 1
 WORKLOADS = ("inference", "training")
 STATUS_RANK = {"supported": 4, "partial": 3, "unsupported": 2, "ended": 1, "unknown": 0}
-ENDED_STATUS = "ended"
-"""The verdict of a row whose statements ended before the release: not a claim that the model does not run."""
+ENDED_STATUS = ENDED
+"""The verdict (the word of the ended cell kind, at_release.ENDED) of a row whose statements ended before the release: not a claim that the model does not run."""
 NEAREST_LIMIT = 3
 
 

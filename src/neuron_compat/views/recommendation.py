@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from neuron_compat.contract.versions import version_key
 from neuron_compat.contract.vocabulary import Hardware, StackStatus, Status
+from neuron_compat.views.at_release import ENDED as ENDED_CELL
 from neuron_compat.views.at_release import (
     REQUIREMENT_KINDS,
     constraint_value,
@@ -56,7 +57,8 @@ ALTERNATIVES = 3
 RECOMMENDED_STATUSES = {str(Status.SUPPORTED): 2, str(Status.PARTIAL): 1}
 """Verdicts a recommendation may pick, and their rank (higher first)."""
 
-ENDED = "ended"
+ENDED = ENDED_CELL
+"""The lifecycle of a stack past its end on a hardware: the word of the ended cell kind (at_release.ENDED)."""
 LIFECYCLE_RANK = {
     str(StackStatus.ACTIVE): 3, str(StackStatus.BETA): 2, str(StackStatus.MAINTENANCE): 2,
     str(StackStatus.DEPRECATED): 1, str(StackStatus.END_OF_SUPPORT): 0, ENDED: 0,
@@ -277,9 +279,10 @@ def _ranked(registry: RegistryIndexes, eligible: list[Candidate], hardware: str,
 
 
 def choice_text(choice: Choice) -> str:
-    """'optimum-neuron 0.4.5 at Neuron 2.26.1 (supported)': a choice in a few words."""
+    """'optimum-neuron 0.4.5 at Neuron 2.26.1 (supported)': a choice in a few words (its lifecycle unless the best)."""
     name = f"{choice.stack} {choice.stack_version}" if choice.stack_version else f"{choice.stack}"
-    life = f", {choice.lifecycle} stack" if choice.lifecycle and choice.lifecycle != str(StackStatus.ACTIVE) else ""
+    below_best = choice.lifecycle and LIFECYCLE_RANK.get(choice.lifecycle, 0) < max(LIFECYCLE_RANK.values())
+    life = f", {choice.lifecycle} stack" if below_best else ""
     return f"{name} at Neuron {choice.release} ({choice.status}{life})"
 
 
