@@ -42,7 +42,7 @@ EXPECTED = {
         ("nxd-inference", "inference"): ("supported", ["context-beyond-verified"]),
     }),
     "mistral-7b-v0.1.json": ("supported", 0, "mistral", [], {
-        ("optimum-neuron", "inference"): ("unsupported", ["ended"]),
+        ("optimum-neuron", "inference"): ("ended", ["ended"]),
         ("nxd-inference", "inference"): ("supported", []),
     }),
     "mixtral-8x7b-v0.1.json": ("partial", 3, "mixtral", [], {("nxd-inference", "inference"): ("partial", [])}),

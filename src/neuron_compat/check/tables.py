@@ -13,8 +13,8 @@ from neuron_compat.check import resolver as resolve
 from neuron_compat.check.exit_codes import EXIT_FOR_STATUS
 from neuron_compat.contract import hub_ids
 from neuron_compat.contract.vocabulary import CLAIM_STATUSES, TASK_BY_ARCHITECTURE_SUFFIX
-from neuron_compat.views.at_release import REQUIREMENT_KINDS, WITH_REQUIREMENTS
 from neuron_compat.views import recommendation
+from neuron_compat.views.at_release import REQUIREMENT_KINDS, WITH_REQUIREMENTS
 from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS
 
 

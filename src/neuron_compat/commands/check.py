@@ -39,9 +39,34 @@ def _looks_like_path(text: str) -> bool:
     return text.startswith((".", "/", "~")) or text.endswith(".json") or "\\" in text or text.count("/") > 1
 
 
+def _option_problem(args: argparse.Namespace) -> tuple[str, int] | None:
+    """The one-line message and exit code of a bad --workload, --hardware or --task, or None."""
+    from neuron_compat.check.resolver import WORKLOADS
+
+    if args.workload is not None and args.workload not in WORKLOADS:
+        return (f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
+    if args.hardware is not None:
+        from neuron_compat.check.resolver import unknown_hardware
+        from neuron_compat.views.recommendation import HARDWARE_ORDER
+
+        if args.hardware not in HARDWARE_ORDER:
+            return (unknown_hardware(args.hardware), EXIT_USAGE)
+    if args.task is not None:
+        import difflib
+
+        from neuron_compat.contract.vocabulary import Task
+
+        tasks = [t.value for t in Task]
+        if args.task not in tasks:
+            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
+            return (f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from neuron_compat.check.config_facts import ConfigError, facts_from_config, read_local_config
-    from neuron_compat.check.resolver import WORKLOADS, ResolveError, resolve
+    from neuron_compat.check.resolver import ResolveError, resolve
     from neuron_compat.registry_sources.errors import RegistrySourceError
     from neuron_compat.registry_sources.selection import open_registry
 
@@ -52,24 +77,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.model is None:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
-    if args.workload is not None and args.workload not in WORKLOADS:
-        return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
-    if args.hardware is not None:
-        from neuron_compat.check.resolver import unknown_hardware
-        from neuron_compat.views.recommendation import HARDWARE_ORDER
-
-        if args.hardware not in HARDWARE_ORDER:
-            return _fail(unknown_hardware(args.hardware), EXIT_USAGE)
-    if args.task is not None:
-        import difflib
-
-        from neuron_compat.contract.vocabulary import Task
-
-        tasks = [t.value for t in Task]
-        if args.task not in tasks:
-            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
-            return _fail(f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
+    problem = _option_problem(args)
+    if problem is not None:
+        return _fail(*problem)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:

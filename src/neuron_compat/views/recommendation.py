@@ -51,6 +51,9 @@ if TYPE_CHECKING:  # read by attribute: pydantic models and compiled views alike
     from neuron_compat.contract.models import Family, Stack
     from neuron_compat.loading.indexes import RegistryIndexes
 
+# The dataclasses here are plain; `__pydantic_config__` only shapes the JSON Schema of `check --json`.
+_FORBID_EXTRA = {"extra": "forbid"}
+
 ALTERNATIVES = 3
 """How many alternatives a recommendation lists after its choice."""
 
@@ -79,7 +82,7 @@ ALL_COMPONENTS = "component versions"
 class Caveat:
     """Something to know about a row or a recommendation; `limits` says it lowers a claim (check's caveats)."""
 
-    __pydantic_config__ = {"extra": "forbid"}
+    __pydantic_config__ = _FORBID_EXTRA
     kind: str
     limits: bool
     message: str
@@ -103,7 +106,7 @@ class Candidate:
 class Choice:
     """One combination to install: a stack at a Neuron release, with its pins."""
 
-    __pydantic_config__ = {"extra": "forbid"}
+    __pydantic_config__ = _FORBID_EXTRA
     stack: str | None
     stack_name: str | None
     release: str | None
@@ -122,7 +125,7 @@ class Choice:
 class Recommendation:
     """For one hardware generation and workload: the choice, its alternatives, and the one line that says it."""
 
-    __pydantic_config__ = {"extra": "forbid"}
+    __pydantic_config__ = _FORBID_EXTRA
     hardware: str
     workload: str
     stack: str | None
