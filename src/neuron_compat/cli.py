@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "diff",
     "changelog",
     "stale",
+    "site",
 )
 
 

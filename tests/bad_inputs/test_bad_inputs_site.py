@@ -1,19 +1,17 @@
 """The site build fails cleanly on the representative bad inputs (cases marked `site: true`).
 
-Cleanly means: `mkdocs build` exits 1, prints the same located line as `validate`, shows no traceback,
+Cleanly means: `neuron-compat site` (the README's build starts with it) exits 1, prints the same located line as `validate`, shows no traceback,
 and leaves the previous output directory exactly as it was. mkdocs runs from the case's directory
 with the repository's mkdocs.yml, so the build also shows it does not depend on the current directory.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from corpus import Case, load_cases
+from engine_build import build_site
 
 REPO = Path(__file__).resolve().parents[2]
 SITE_CASES = [case for case in load_cases() if case.site]
@@ -32,9 +30,7 @@ def test_site_build_fails_cleanly_and_keeps_previous_output(case: Case, tmp_path
         (out / name).write_text(text, encoding="utf-8")
     before = snapshot(out)
     # an absolute registry path (relative ones are taken beside mkdocs.yml); messages are shown relative to cwd
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(tmp_path / "registry"), "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"),
-                             "-d", str(out)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    result = build_site(tmp_path / "registry", out, cwd=tmp_path)
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
     assert "Traceback" not in output

@@ -51,13 +51,10 @@ def without_origin(document: dict) -> dict:
 
 
 def build_site(registry: Path, output: Path) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` of the repository's mkdocs.yml against `registry`, as tests/site does it."""
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("SOURCE_DATE_EPOCH", None)
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(output)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
-    )
+    """`neuron-compat site` then `mkdocs build --strict` against `registry`, as tests/site does it."""
+    from engine_build import build_site as build
+
+    return build(registry, output)
 
 
 def node_executable() -> str:

@@ -41,6 +41,8 @@ def test_the_installed_wheel_checks_a_config_from_any_directory(installed, tmp_p
     assert verdict["family"]["id"] == "qwen3"
     bundled = json.loads((ROOT / "src" / "neuron_compat" / "data" / "registry.json").read_text(encoding="utf-8"))
     assert verdict["registry"]["data_version"] == bundled["data_version"]
+    names = [entry["name"] for entry in verdict["fit"]["instances"]]  # the snapshot carries instances.yaml
+    assert names == [instance["name"] for instance in bundled["instances"]["instances"]] and "trn1.2xlarge" in names
 
 
 def test_the_wheel_brings_none_of_the_site_tools(installed):

@@ -51,6 +51,29 @@ def test_pasted_config_gives_the_cli_verdict(check_page, check_site_url, name, f
     assert page.errors == []
 
 
+def test_the_fit_section_shows_the_cli_numbers(check_page, check_site_url, artifacts_dir):
+    page = check_page
+    open_check_page(page, check_site_url)
+    page.fill("#nc-check-batch", "4")
+    page.fill("#nc-check-seq-len", "32768")
+    page.select_option("#nc-check-instance", "inf2.48xlarge")
+    paste_and_check(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
+    cli = verdict_of(run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--batch", "4", "--seq-len", "32768",
+                               "--instance", "inf2.48xlarge"))
+    shown = json.loads(page.locator("#nc-check-result details pre").text_content())
+    assert shown == cli
+    fit = cli["fit"]
+    parameters = page.locator(".nc-check-fit-facts li[data-parameters]")
+    assert parameters.get_attribute("data-parameters") == str(fit["parameters"])
+    rows = page.eval_on_selector_all(".nc-check-fit-table tbody tr[data-instance]",
+                                     "rows => rows.map(r => [r.dataset.instance, r.dataset.fits, "
+                                     "r.children[2].textContent])")
+    assert rows == [[e["name"], str(e["fits"]).lower(), str(e["degree"])] for e in fit["instances"]]
+    assert "activations and intermediate tensors" in page.locator(".nc-check-fit-assumed").inner_text()
+    page.screenshot(path=str(artifacts_dir / "check-page-fit.png"), full_page=True)
+    assert page.errors == []
+
+
 def test_caveats_are_listed_under_their_row(check_page, check_site_url, artifacts_dir):
     page = check_page
     open_check_page(page, check_site_url)
@@ -115,8 +138,8 @@ def test_the_page_reads_the_registry_json_it_is_published_with(check_site):
 
     assert published == json.loads(json.dumps(registry_to_json(validate_registry(CHECK_REGISTRY).registry)))
     html = (check_site / "check" / "index.html").read_text(encoding="utf-8")
-    # the config reader, then the resolver, then the page, each published as it is in the repository
-    scripts = [f"../assets/javascripts/{name}.js" for name in ("check_config", "check_resolve", "check")]
+    # the config reader, then the resolver, then the fit, then the page, each published as it is in the repository
+    scripts = [f"../assets/javascripts/{name}.js" for name in ("check_config", "check_resolve", "check_fit", "check")]
     tags = [html.index(f'<script src="{src}"></script>') for src in scripts]
     assert tags == sorted(tags)
     for path in sorted((ROOT / "site" / "assets" / "javascripts").glob("check*.js")):

@@ -12,8 +12,9 @@ from pathlib import Path
 from check_helpers import CHECK_REGISTRY, ROOT, node_executable
 
 from neuron_compat.check.config_facts import ConfigError, facts_from_config
+from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
 from neuron_compat.check.resolver import ResolveError, resolve
-from neuron_compat.commands.check import verdict_document
+from neuron_compat.commands.check import answer_document
 from neuron_compat.publishing.registry_document import registry_to_json
 from neuron_compat.rules.validation import validate_registry
 
@@ -76,20 +77,27 @@ def test_python_and_javascript_agree_on_odd_configs():
     result = validate_registry(CHECK_REGISTRY)
     registry = result.registry
     rng = random.Random(20261202)
-    option_sets = [{}, {"release": "2.21.0"}, {"stack": "optimum-neuron", "workload": "inference"}, {"release": "2.1.0"}]
+    option_sets = [{}, {"release": "2.21.0"}, {"stack": "optimum-neuron", "workload": "inference"}, {"release": "2.1.0"},
+                   {"batch": 4, "seq_len": 32768, "dtype": "fp8", "instance": "trn1.2xlarge"}]
+    document = registry_to_json(registry)
+    stacks = [stack.id for stack in registry.stacks]
     cases, expected = [], []
     for index in range(1000):
         config = random_config(rng)
         options = option_sets[index % len(option_sets)]
         cases.append({"name": str(index), "config": config, "options": options})
+        resolve_options = {k: v for k, v in options.items() if k in ("release", "stack", "workload")}
+        fit_options = FitOptions(**{k: v for k, v in options.items() if k not in resolve_options}, stack=options.get("stack"))
         try:
-            verdict = resolve(facts_from_config(config), registry, **options)
-            expected.append({"verdict": verdict_document(verdict)})
-        except (ConfigError, ResolveError) as error:
+            check_options(fit_options, document["instances"])
+            verdict = resolve(facts_from_config(config), registry, **resolve_options)
+            expected.append({"verdict": json.loads(json.dumps(answer_document(verdict, config, document["instances"],
+                                                                              stacks, fit_options)))})
+        except (ConfigError, ResolveError, FitOptionError) as error:
             expected.append({"error": str(error)})
     node = node_executable()
     js = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
-                        input=json.dumps({"registry": registry_to_json(registry), "cases": cases}),
+                        input=json.dumps({"registry": document, "cases": cases}),
                         capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
     assert js.returncode == 0, js.stderr
     answers = json.loads(js.stdout)

@@ -221,6 +221,8 @@ def _js_verdicts(cases: list[dict]) -> list[dict]:
 
 OPTION_SETS = [
     ({}, []),
+    ({"batch": 8, "seq_len": 8192, "dtype": "fp32"}, ["--batch", "8", "--seq-len", "8192", "--dtype", "fp32"]),
+    ({"instance": "inf2.48xlarge", "stack": "optimum-neuron"}, ["--instance", "inf2.48xlarge", "--stack", "optimum-neuron"]),
     ({"release": "2.20.0"}, ["--neuron", "2.20.0"]),
     ({"release": "2.21.0", "workload": "inference"}, ["--neuron", "2.21.0", "--workload", "inference"]),
     ({"stack": "nxd-inference"}, ["--stack", "nxd-inference"]),
@@ -290,12 +292,15 @@ def test_cli_and_site_agree_on_the_real_registry_too():
                         timeout=60, cwd=ROOT, check=False)
     assert js.returncode == 0, js.stderr
     from neuron_compat.check.config_facts import facts_from_config
+    from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
-    from neuron_compat.commands.check import verdict_document
+    from neuron_compat.commands.check import answer_document
 
+    stacks = [stack.id for stack in result.registry.stacks]
     for case, answer in zip(cases, json.loads(js.stdout), strict=True):
-        expected = json.loads(json.dumps(verdict_document(resolve(facts_from_config(case["config"]), result.registry,
-                                                                  release=case["options"]["release"]))))
+        verdict = resolve(facts_from_config(case["config"]), result.registry, release=case["options"]["release"])
+        expected = json.loads(json.dumps(answer_document(verdict, case["config"], registry["instances"], stacks,
+                                                         FitOptions())))
         assert answer.get("verdict") == expected, case["name"]
 
 
@@ -320,15 +325,19 @@ def test_scoped_constraints_apply_only_to_their_task_or_checkpoint():
     """qwen3's vLLM Neuron `--runner=pooling` is for Qwen3-Embedding: a Qwen3ForCausalLM config never hears of it;
     --task feature-extraction or a Qwen3-Embedding repo id does. Python and the page's JS agree."""
     from neuron_compat.check.config_facts import facts_from_config
+    from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
-    from neuron_compat.commands.check import verdict_document
+    from neuron_compat.commands.check import answer_document
 
     result = validate_registry(ROOT / "registry")
     assert result.problems == []
     config = {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "torch_dtype": "bfloat16"}
     options = [{}, {"task": "feature-extraction"}, {"checkpoint": "Qwen/Qwen3-Embedding-8B"},
                {"checkpoint": "Qwen/Qwen3-32B"}, {"task": "text-generation", "checkpoint": "Qwen/Qwen3-Embedding-8B"}]
-    python = [json.loads(json.dumps(verdict_document(resolve(facts_from_config(config), result.registry, **o))))
+    document = registry_to_json(result.registry)
+    stacks = [stack.id for stack in result.registry.stacks]
+    python = [json.loads(json.dumps(answer_document(resolve(facts_from_config(config), result.registry, **o), config,
+                                                    document["instances"], stacks, FitOptions())))
               for o in options]
     mentions = ["--runner" in json.dumps(v["answers"]) for v in python]
     assert mentions == [False, True, True, False, False]

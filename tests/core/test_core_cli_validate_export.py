@@ -44,12 +44,12 @@ def test_formats_json_and_github(tmp_path: Path) -> None:
     as_json = cli("validate", "registry", "--format", "json", cwd=tmp_path)
     assert as_json.returncode == 1
     [problem] = json.loads(as_json.stdout)
-    assert problem == {"file": "registry/families/bert.yaml", "line": 9, "column": 13, "field": "support[0].status",
+    assert problem == {"file": "registry/families/bert.yaml", "line": 8, "column": 13, "field": "support[0].status",
                        "message": "'suported' is not one of the allowed values", "hint": "did you mean 'supported'?",
                        "rule": "schema"}
     github = cli("validate", "registry", "--format", "github", cwd=tmp_path)
     assert github.stdout.strip() == (
-        "::error file=registry/families/bert.yaml,line=9,col=13,title=neuron-compat schema::"
+        "::error file=registry/families/bert.yaml,line=8,col=13,title=neuron-compat schema::"
         "support[0].status: 'suported' is not one of the allowed values (did you mean 'supported'?)")
 
 
@@ -93,11 +93,11 @@ def test_a_file_of_thousands_of_overlapping_statements_finishes_with_one_line_ea
                  "    notes: [{text: n}]\n    sources: [{url: 'https://huggingface.co/docs/optimum-neuron/index', "
                  "kind: vendor-docs, verified: 2026-12-02}]\n")
     path = registry / "families" / "bert.yaml"
-    path.write_text(path.read_text().split("support:")[0] + "support:\n" + statement * 3000)
+    path.write_text(path.read_text().split("support:")[0] + "support:\n" + statement * 3000 + "classes: [encoder]\n")
     result = cli("validate", "registry", cwd=tmp_path)
     assert result.returncode == 1
     overlaps = [line for line in result.stdout.splitlines() if "overlaps support[" in line]
     assert len(overlaps) == 2999
-    assert overlaps[0] == ("registry/families/bert.yaml:12:5: support[1].since: overlaps support[0] "
+    assert overlaps[0] == ("registry/families/bert.yaml:11:5: support[1].since: overlaps support[0] "
                            "(optimum-neuron/inference on inf2) (set until on support[0] to this statement's since, "
                            "or split the hardware)")

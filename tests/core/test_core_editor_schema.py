@@ -33,6 +33,8 @@ FIXTURE = ROOT / "tests" / "fixtures" / "registry"
 CANNOT_EXPRESS = {
     "id-does-not-match-file-name": "the file name: a schema sees the document, never the path it is saved at",
     "duplicate-model-type": "another file: a model_type may belong to one family only (unique-model-types)",
+    "architecture-in-two-families": "another file: an architecture class may belong to one family only "
+    "(unique-architectures)",
     "verified-in-the-future": "today's date: a schema is fixed text, it cannot compare a date with the clock",
     "capability-statement-outside-stack": "the capability subset: the stack's values over the releases the statement "
     "overlaps, unless one of its notes names the value; needs capabilities/ and free text",

@@ -60,6 +60,7 @@ def hostile_family() -> dict:
         "description": MARKDOWN[0] + " " + MARKDOWN[4],
         "model_types": ["qwen3"],
         "architectures": ["Qwen3ForCausalLM"],
+        "classes": ["decoder-lm"],
         "tasks": ["text-generation"],
         "aliases": PLAIN[1:],
         "examples": ["hostile/model"],

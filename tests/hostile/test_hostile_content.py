@@ -12,11 +12,8 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import shutil
 import socketserver
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,9 +74,9 @@ def hostile_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("hostile-site") / "out"
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(hostile_registry), "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"),
-                             "-d", str(out)], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    from engine_build import build_site
+
+    result = build_site(hostile_registry, out)
     assert result.returncode == 0, result.stderr[-3000:]
     return out
 

@@ -6,11 +6,12 @@ conftest modules of other test directories.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from engine_build import build_site, mkdocs_build, write_tree, zensical_build
+
+__all__ = ["build_site", "mkdocs_build", "write_tree", "zensical_build"]
 
 REPO = Path(__file__).resolve().parents[2]
 BASE_REGISTRY = REPO / "tests" / "fixtures" / "registry"
@@ -42,18 +43,6 @@ def make_stale_registry(target: Path) -> Path:
     assert text.count("verified: 2026-12-02") == 3, "tests/site/fixtures/families/qwen3.yaml changed shape"
     family.write_text(text.replace("verified: 2026-12-02", f"verified: {OLD_VERIFIED}", 1), encoding="utf-8")
     return target
-
-
-def build_site(registry: Path, output: Path, cwd: Path | None = None,
-               extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` of the repository's mkdocs.yml against `registry`, into `output`."""
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("SOURCE_DATE_EPOCH", None)
-    env.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"), "-d", str(output)],
-        cwd=cwd or REPO, env=env, capture_output=True, text=True, timeout=300, check=False,
-    )
 
 
 def inject_hostile(registry: Path) -> None:

@@ -50,7 +50,7 @@ def test_home_search_box_opens_search_and_check_box_goes_to_check_page(site_page
     page.goto(base)
     page.fill("#nc-home-check", "Qwen/Qwen3-8B")
     page.get_by_role("button", name="Check").click()
-    page.wait_for_url("**/check/?q=Qwen%2FQwen3-8B")
+    page.wait_for_url("**/check/?model=Qwen%2FQwen3-8B")
 
 
 def open_matrix(page, url: str) -> None:

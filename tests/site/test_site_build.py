@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from site_helpers import REPO, build_site, make_registry
+from site_helpers import REPO, build_site, make_registry, write_tree
 
 
 def tree_digest(root: Path) -> dict[str, str]:
@@ -87,11 +87,18 @@ def test_invalid_registry_fails_with_validate_messages_and_keeps_previous_output
 
 
 def test_bundled_registry_builds_from_the_repository_root(tmp_path: Path) -> None:
-    """`mkdocs build --strict` with no settings: the real registry/ beside mkdocs.yml."""
+    """The README's build with no settings: `neuron-compat site` of the real registry/ beside mkdocs.yml, then
+    `mkdocs build --strict` of that tree (docs_dir: build/docs). The tree goes to a temporary folder here so
+    the test never writes into the checkout."""
+    docs = tmp_path / "docs"
     env = {k: v for k, v in os.environ.items() if k not in ("NEURON_COMPAT_REGISTRY", "SOURCE_DATE_EPOCH")}
     env["NO_MKDOCS_2_WARNING"] = "1"
+    tree = subprocess.run([sys.executable, "-m", "neuron_compat.cli", "site", "--out", str(docs)],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert tree.returncode == 0, tree.stderr[-3000:]
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-                            cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False)
+                            cwd=REPO, env={**env, "NEURON_COMPAT_DOCS": str(docs)}, capture_output=True, text=True,
+                            timeout=300, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     assert (tmp_path / "site" / "api" / "registry.json").is_file()
 
@@ -113,8 +120,10 @@ def _fetch(url: str) -> str | None:
 def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) -> None:
     registry = make_registry(tmp_path / "registry")
     port = _free_port()
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NO_MKDOCS_2_WARNING": "1",
-           "SITE_URL": f"http://127.0.0.1:{port}/"}
+    docs = tmp_path / "docs"
+    assert write_tree(registry, docs).returncode == 0  # the README runs `neuron-compat site` before `serve`
+    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NEURON_COMPAT_DOCS": str(docs),
+           "NO_MKDOCS_2_WARNING": "1", "SITE_URL": f"http://127.0.0.1:{port}/"}
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-f", str(REPO / "mkdocs.yml"),
@@ -163,25 +172,15 @@ def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) 
 
 @pytest.mark.parametrize("name", ["families/qwen3.md"])
 def test_hand_written_file_at_a_generated_path_is_refused(name: str, tmp_path: Path) -> None:
-    """site/ must not shadow generated pages: the build says which file to remove."""
-    docs = tmp_path / "site"
-    shutil.copytree(REPO / "site", docs)
-    (docs / name).parent.mkdir(parents=True, exist_ok=True)
-    (docs / name).write_text("# hand-written\n", encoding="utf-8")
-    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config.replace("docs_dir: site", f"docs_dir: {docs}")
-    config = config.replace("  - src/neuron_compat/site/mkdocs_hook.py",
-                            f"  - {REPO / 'src/neuron_compat/site/mkdocs_hook.py'}")
-    config = config.replace("custom_dir: src/neuron_compat/site/theme", f"custom_dir: {REPO / 'src/neuron_compat/site/theme'}")
-    config = config.replace("  - registry\n  - src/neuron_compat/site/templates\n  - src/neuron_compat/site/theme\n", "")
-    config = config.replace("watch:\n", "")
-    (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
-    env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(make_registry(tmp_path / "registry")), "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml"),
-                             "-d", str(tmp_path / "out")], cwd=tmp_path, env=env, capture_output=True, text=True,
-                            timeout=300, check=False)
-    assert result.returncode != 0
-    assert f"site/{name} is generated from the registry" in result.stderr
+    """site/ must not shadow generated pages: `neuron-compat site` says which file to remove."""
+    pages = tmp_path / "site"
+    shutil.copytree(REPO / "site", pages)
+    (pages / name).parent.mkdir(parents=True, exist_ok=True)
+    (pages / name).write_text("# hand-written\n", encoding="utf-8")
+    result = write_tree(make_registry(tmp_path / "registry"), tmp_path / "docs", pages=pages)
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"error: site/{name} is generated from the registry: remove the hand-written file"
+    assert not (tmp_path / "docs").exists()
 
 
 def test_hostile_hub_snapshot_files_are_reported_on_the_coverage_page(tmp_path: Path) -> None:

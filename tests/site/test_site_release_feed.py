@@ -52,7 +52,7 @@ def test_every_page_names_the_feed_in_its_head(built_site: Path) -> None:
     for page in ("index.html", "families/index.html", "releases/index.html", "check/index.html"):
         html = (built_site / page).read_text(encoding="utf-8")
         head = html[:html.index("</head>")]
-        link = re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]* href="([^"]+)"', head)
+        link = re.search(r'<link rel="alternate feed" type="application/atom\+xml"[^>]* href="([^"]+)"', head)
         assert link, page
         assert (built_site / posixpath.normpath(posixpath.join(posixpath.dirname(page), link.group(1)))).is_file()
     index = (built_site / "releases" / "index.html").read_text(encoding="utf-8")
@@ -78,7 +78,7 @@ def test_markup_in_registry_text_stays_text_in_the_feed() -> None:
 def test_a_family_feed_has_its_own_changes_and_its_page_links_it(built_site: Path) -> None:
     page = (built_site / "families" / "qwen3" / "index.html").read_text(encoding="utf-8")
     head = page[:page.index("</head>")]
-    link = re.search(r'<link rel="alternate" type="application/atom\+xml" title="This family[^"]*" href="([^"]+)"', head)
+    link = re.search(r'<link rel="alternate feed" type="application/atom\+xml" title="This family[^"]*" href="([^"]+)"', head)
     assert link and link.group(1) == "../../api/feeds/qwen3.xml"
     assert 'href="../../api/feeds/qwen3.xml"' in page[page.index("</head>"):]  # the Feed button
     feed = ET.fromstring((built_site / "api" / "feeds" / "qwen3.xml").read_bytes())

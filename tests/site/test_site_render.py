@@ -235,3 +235,38 @@ def test_schema_reference_explains_capability_files_and_their_rules() -> None:
     names = {rule.name for rule in RULES}
     for rule in ("capability-ranges", "capability-subset"):
         assert rule in names and rule in fragment, rule
+
+
+def test_the_instances_page_and_json_render_the_instances_file(tmp_path: Path) -> None:
+    import shutil
+
+    from site_helpers import BASE_REGISTRY
+
+    root = tmp_path / "registry"
+    shutil.copytree(BASE_REGISTRY, root)
+    repository = Path(__file__).resolve().parents[2]
+    shutil.copy(repository / "registry" / "instances.yaml", root / "instances.yaml")
+    result = validate_registry(root)
+    assert not result.problems, [p.format() for p in result.problems]
+    site = render_site(result.registry)
+    page = site.files["instances.md"]
+    data = yaml.safe_load((root / "instances.yaml").read_text(encoding="utf-8"))
+    for instance in data["instances"]:
+        assert f'data-instance="{instance["name"]}"' in page
+    row = page[page.index('data-instance="trn2.3xlarge"'):]
+    row = row[:row.index("</tr>")]
+    assert row.count('<span class="nc-unknown">unknown</span>') == 6  # every number unknown, none guessed
+    trn1n = page[page.index('data-instance="trn1n.32xlarge"'):]
+    assert '<td>32<sup title="derived' in trn1n[:trn1n.index("</tr>")]
+    assert "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.32.0/about-neuron/arch/neuron-hardware/inf2-arch.html" in page
+    published = json.loads(site.files["api/instances.json"])
+    assert published["instances"] == json.loads(site.files["api/registry.json"])["instances"]
+    assert [i["name"] for i in published["instances"]["instances"]] == [i["name"] for i in data["instances"]]
+    assert "api/instances.json" in site.fragments["api-endpoints"]
+
+
+def test_a_registry_without_instances_says_so(registry) -> None:
+    assert registry.instances is None  # the site-test registry has no instances.yaml
+    site = render_site(registry)
+    assert "no <code>instances.yaml</code>" in site.files["instances.md"]
+    assert json.loads(site.files["api/instances.json"])["instances"] is None

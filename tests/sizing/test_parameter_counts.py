@@ -128,7 +128,8 @@ BROKEN: list[tuple[str, dict[str, Any], str]] = [
     ("more kv heads than heads", {"num_key_value_heads": 64}, "larger"),
     ("boolean heads", {"num_attention_heads": True}, "not an integer"),
     ("string hidden", {"hidden_size": "4096"}, "not an integer"),
-    ("float layers", {"num_hidden_layers": 32.0}, "not an integer"),
+    ("fractional layers", {"num_hidden_layers": 32.5}, "not an integer"),
+    ("list hidden", {"hidden_size": [4096]}, "an array, not an integer"),
 ]
 
 
@@ -211,3 +212,15 @@ def test_tensor_parallel_bad_input() -> None:
     assert tensor_parallel_degrees(load("gpt2.json"), 0).reason
     broken = tensor_parallel_degrees(dict(load("llama-3.1-8b.json"), num_key_value_heads=48), 8)
     assert broken.strict == () and broken.reason and "larger" in broken.reason
+
+
+def test_a_whole_float_reads_as_its_integer_and_huge_products_are_not_counted() -> None:
+    """32.0 is 32 (a browser's JSON cannot tell them apart, and the check page must agree); a part whose count
+    passes 2^53 is not counted rather than given inexactly."""
+    base = load("llama-3.1-8b.json")
+    assert count_parameters(dict(base, num_hidden_layers=32.0)) == count_parameters(base)
+    huge = count_parameters(dict(base, vocab_size=10**12, hidden_size=10**12 // 4, head_dim=128))
+    embeddings = huge.part("embeddings")
+    assert embeddings.count is None and "above 2^53" in (embeddings.reason or "")
+    many = dict(load("qwen3-30b-a3b.json"), num_hidden_layers=10**12)  # counted, not looped over
+    assert count_parameters(many).part("experts").count is None

@@ -1,17 +1,18 @@
 /*
  * neuron-compat: the "Check a model" page. It reads a pasted config with check_config.js and answers with
- * check_resolve.js (the ports of model_config.py and resolve.py), then renders with textContent only: registry
- * and config text is never HTML. site/check.md loads the three scripts in that order.
+ * check_resolve.js (the ports of model_config.py and resolve.py), adds the fit with check_fit.js (check/fit.py and
+ * sizing/), then renders with textContent only: registry and config text is never HTML. site/check.md loads the four
+ * scripts in that order.
  */
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./check_config.js"), require("./check_resolve.js"), require("./check_recommend.js"));
+    module.exports = factory(require("./check_config.js"), require("./check_resolve.js"), require("./check_fit.js"), require("./check_recommend.js"));
   } else {
-    root.NeuronCompatCheck = factory(root.NeuronCompatConfig, root.NeuronCompatResolve, root.NeuronCompatRecommend);
+    root.NeuronCompatCheck = factory(root.NeuronCompatConfig, root.NeuronCompatResolve, root.NeuronCompatFit, root.NeuronCompatRecommend);
     root.NeuronCompatCheck.startPage();
   }
-})(typeof self !== "undefined" ? self : this, function (config, resolver, recommender) {
+})(typeof self !== "undefined" ? self : this, function (config, resolver, fitter, recommender) {
   "use strict";
 
   var parseConfigText = config.parseConfigText;
@@ -89,7 +90,84 @@
     return section;
   }
 
-  function renderVerdict(container, result, verdict) {
+  function gib(value) {
+    return value === null || value === undefined ? "\u2014" : (value / 1073741824).toFixed(2) + " GiB";
+  }
+
+  // The fit section: what was assumed and not counted, parameters, bytes, degrees and one row per instance.
+  function renderFit(result, fit) {
+    var section = element("div", "nc-check-fit");
+    section.appendChild(element("h3", null, "Fit (an estimate)"));
+    var a = fit.assumptions;
+    section.appendChild(element("p", "nc-check-fit-estimate", fit.estimate));
+    section.appendChild(element("p", "nc-check-fit-assumed", "Assumed: batch " + a.batch + " (" + a.batch_from + "), seq-len " +
+      a.seq_len + " (" + a.seq_len_from + "), dtype " + a.dtype + " (" + a.dtype_from + "), KV cache at " + a.kv_cache_dtype +
+      ", stack " + a.stack + " (" + a.stack_from + "). Not counted: " + fit.not_counted.join("; ") + "."));
+    var facts = element("ul", "nc-check-fit-facts");
+    var parameters = element("li", null, "Parameters: " + (fit.parameters === null ? "not all counted" : fit.parameters.toLocaleString("en-US")));
+    parameters.setAttribute("data-parameters", fit.parameters === null ? "" : String(fit.parameters));
+    facts.appendChild(parameters);
+    fit.parameter_parts.filter(function (p) { return p.count === null; }).forEach(function (p) {
+      facts.appendChild(element("li", "nc-check-fit-missing", p.name + ": not counted: " + p.reason));
+    });
+    facts.appendChild(element("li", null, "Weights: " + Object.keys(fit.weights_bytes).map(function (d) {
+      return d + " " + gib(fit.weights_bytes[d]);
+    }).join(", ")));
+    var kv = fit.kv_cache_bytes_per_token[a.kv_cache_dtype];
+    facts.appendChild(element("li", null, "KV cache per token: " + (kv === null ? "none counted (" + fit.kv_cache_reason + ")"
+      : kv.toLocaleString("en-US") + " bytes at " + a.kv_cache_dtype)));
+    Object.keys(fit.tensor_parallel).forEach(function (stack) {
+      var degrees = fit.tensor_parallel[stack];
+      if (degrees === null) return;
+      var li = element("li", null, "Tensor parallel, " + stack + ": degrees " + degrees[0] + "\u2013" + degrees[degrees.length - 1] + " (");
+      fit.tensor_parallel_rules[stack].sources.forEach(function (url, index) {
+        var link = element("a", null, "source " + (index + 1));
+        link.href = url;
+        link.rel = "noopener";
+        if (index) li.appendChild(document.createTextNode(", "));
+        li.appendChild(link);
+      });
+      li.appendChild(document.createTextNode("); other stacks: rule not recorded"));
+      facts.appendChild(li);
+    });
+    section.appendChild(facts);
+    if (fit.instances.length) {
+      var table = element("table", "nc-check-fit-table");
+      var head = element("tr");
+      ["Instance", "NeuronCores", "Degree", "Fits", "Needed", "Available", "Headroom"].forEach(function (h) {
+        head.appendChild(element("th", null, h));
+      });
+      var thead = element("thead");
+      thead.appendChild(head);
+      table.appendChild(thead);
+      var body = element("tbody");
+      fit.instances.forEach(function (e) {
+        var row = element("tr");
+        row.setAttribute("data-instance", e.name);
+        row.setAttribute("data-fits", e.fits === null ? "unknown" : String(e.fits));
+        [e.name, e.neuron_cores === null ? "\u2014" : e.neuron_cores + (e.lnc ? " (LNC=" + e.lnc + ")" : ""),
+         e.degree === null ? "\u2014" : e.degree, e.fits === null ? "\u2014" : (e.fits ? "yes" : "no"),
+         gib(e.bytes_needed), gib(e.bytes_available), gib(e.headroom_bytes)].forEach(function (value) {
+          row.appendChild(element("td", null, value));
+        });
+        body.appendChild(row);
+        if (e.reason) {
+          var why = element("tr", "nc-check-caveat-row");
+          var cell = element("td", null, e.reason);
+          cell.colSpan = 7;
+          why.appendChild(cell);
+          body.appendChild(why);
+        }
+      });
+      table.appendChild(body);
+      var scroll = element("div", "nc-scroll");
+      scroll.appendChild(table);
+      section.appendChild(scroll);
+    }
+    result.appendChild(section);
+  }
+
+  function renderVerdict(container, result, verdict, fit) {
     result.replaceChildren();
     var heading = element("p", "nc-check-summary nc-status-" + verdict.status);
     heading.appendChild(element("strong", null, verdict.status));
@@ -155,7 +233,9 @@
         row.appendChild(stackCell);
         row.appendChild(element("td", null, a.workload));
         row.appendChild(element("td", null, a.hardware.join(", ") || "\u2014"));
-        row.appendChild(element("td", "nc-verdict", a.display_status));
+        var verdictCell = element("td", "nc-verdict");
+        verdictCell.appendChild(element("span", "nc-status nc-status--" + (VERDICT_CSS[a.verdict] || "none"), a.display_status));
+        row.appendChild(verdictCell);
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
         row.appendChild(element("td", "nc-check-values", valuesLine(a) || "\u2014"));
@@ -179,9 +259,14 @@
     if (verdict.no_statement.length) {
       result.appendChild(element("p", "nc-check-none", "No statement for: " + verdict.no_statement.join(", ")));
     }
+    var answer = checkDocument(verdict);
+    if (fit) {
+      renderFit(result, fit);
+      answer.fit = fit;
+    }
     var details = element("details", "nc-check-json");
     details.appendChild(element("summary", null, "The same answer as JSON (neuron-compat check --json)"));
-    details.appendChild(element("pre", null, JSON.stringify(checkDocument(verdict), null, 1)));
+    details.appendChild(element("pre", null, JSON.stringify(answer, null, 1)));
     result.appendChild(details);
   }
 
@@ -226,11 +311,28 @@
       "and the repo is public)."));
   }
 
+  // A verdict's badge class: the same colours as the family pages and the matrix (.nc-status--*).
+  var VERDICT_CSS = {
+    "supported": "supported", "supported-with-requirements": "requirements", "partial": "partial",
+    "unsupported": "unsupported", "unknown": "unknown"
+  };
+
   function renderError(result, message) {
     result.replaceChildren();
     result.setAttribute("data-status", "error");
     result.removeAttribute("data-exit-code");
     result.appendChild(element("p", "nc-check-error", message));
+  }
+
+  function numberValue(container, selector) {
+    var input = container.querySelector(selector);
+    if (!input || input.value.trim() === "") return null;
+    return Number(input.value);
+  }
+
+  function selectValue(container, selector) {
+    var input = container.querySelector(selector);
+    return input && input.value ? input.value : null;
   }
 
   function fillSelect(select, values, label) {
@@ -262,25 +364,35 @@
         if (!source) return renderError(result, "Paste a config.json or model_index.json first.");
         try {
           var config = parseConfigText(source, "pasted text");
-          var verdict = checkConfig(config, registry, {
+          var options = {
             release: releaseSelect.value || null, stack: stackSelect.value || null, workload: workloadSelect.value || null,
-            hardware: hardwareSelect && hardwareSelect.value || null
-          });
-          renderVerdict(container, result, verdict);
+            hardware: hardwareSelect && hardwareSelect.value || null,
+            batch: numberValue(container, "#nc-check-batch"), seq_len: numberValue(container, "#nc-check-seq-len"),
+            dtype: selectValue(container, "#nc-check-dtype"), instance: selectValue(container, "#nc-check-instance")
+          };
+          fitter.useTables(registry);
+          fitter.checkFitOptions(options, registry.instances);
+          var verdict = checkConfig(config, registry, options);
+          var fit = fitter.fitDocument(config, registry, options, verdict.model.kind === "diffusers");
+          renderVerdict(container, result, verdict, fit);
         } catch (error) {
           renderError(result, error.message);
         }
       }
 
       form.addEventListener("submit", function (event) { event.preventDefault(); run(); });
-      // The home page's "check" box sends ?q=<id>. Material also reads ?q= and opens its search dialog with it;
-      // here the id belongs in the Hub field, so the dialog is closed again (Material then drops q from the URL).
+      // The home page's "check" box sends ?model=<a Hub id or a pasted config.json>: JSON goes to the config box
+      // (and is checked once the registry has loaded), an id to the Hub field. An old link's ?q= is read too;
+      // Material also opens its search dialog for ?q=, so that dialog is closed again.
       var params = new URLSearchParams(window.location.search);
-      var asked = params.get("model") || params.get("q");
-      if (asked && hubInput) {
-        hubInput.value = asked.trim();
-        if (params.get("q")) closeSearchDialog(params.get("q"));
+      var asked = (params.get("model") || params.get("q") || "").trim();
+      var askedConfig = asked.charAt(0) === "{";
+      if (askedConfig) {
+        textarea.value = asked;
+      } else if (asked && hubInput) {
+        hubInput.value = asked;
       }
+      if (params.get("q")) closeSearchDialog(params.get("q"));
       if (fetchButton) {
         fetchButton.addEventListener("click", function () {
           if (!registry) return renderError(result, "The registry has not loaded yet.");
@@ -309,8 +421,13 @@
         fillSelect(stackSelect, data.stacks.map(function (s) { return s.id; }), "all stacks");
         fillSelect(workloadSelect, data.check_tables.workloads, "all workloads");
         if (hardwareSelect) fillSelect(hardwareSelect, data.check_tables.hardware_order, "all hardware");
-        if (asked && hubInput) showHubHint(container, hubInput.value);  // the id rule comes with the registry
+        var dtypeSelect = container.querySelector("#nc-check-dtype");
+        if (dtypeSelect) fillSelect(dtypeSelect, Object.keys(data.check_tables.sizing_dtype_bytes), "the config's (else " + data.check_tables.fit_defaults.dtype + ")");
+        var instanceSelect = container.querySelector("#nc-check-instance");
+        if (instanceSelect) fillSelect(instanceSelect, ((data.instances || {}).instances || []).map(function (i) { return i.name; }), "all instances");
+        if (asked && !askedConfig && hubInput) showHubHint(container, hubInput.value);  // the id rule comes with the registry
         container.setAttribute("data-ready", "yes");
+        if (askedConfig) run();
       }).catch(function (error) {
         container.setAttribute("data-ready", "failed");
         renderError(result, "Could not load the registry (" + error.message + ").");

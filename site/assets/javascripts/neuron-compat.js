@@ -202,6 +202,7 @@
       var terms = words(value("q").toLowerCase());
       var textMatch = {};  // family id -> whether its search text holds every term: once per family, not per row
       var before = matches;
+      var later = [];  // the rows with no statement, drawn after the others
       matches = [];
       for (var i = 0; i < rows.length; i++) {
         var row = rows[i];
@@ -224,8 +225,9 @@
           }
           match = known;
         }
-        if (match) matches.push(row);
+        if (match) (row.status.indexOf("none") < 0 ? matches : later).push(row);
       }
+      matches = matches.concat(later);  // rows with a statement first: the first screen answers something
       if (!sameStart(before, matches, drawn)) {  // a keystroke that keeps the drawn rows touches no DOM
         body.textContent = "";
         drawn = 0;

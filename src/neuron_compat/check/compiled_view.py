@@ -100,6 +100,12 @@ class CompiledRegistry(RegistryIndexes):
         """A top-level section of the document (None when it has none)."""
         return self.document.get(name)
 
+    @property
+    def instances(self) -> dict[str, Any] | None:
+        """The document's `instances` section (plain JSON of schema.InstancesFile), or None when it has none."""
+        section = self.document.get("instances")
+        return _plain(section) if isinstance(section, dict) else None
+
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
         """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the
         document carries one. Machine evidence only: it never enters a verdict."""

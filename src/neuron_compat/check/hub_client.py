@@ -189,7 +189,7 @@ def _download(repo_id: str, revision: str, filename: str) -> HubConfig:
                            f"(limit {MAX_CONFIG_BYTES} bytes)")
         # identity: the size the HEAD gave is the size of the body; _DecodedByteCap stops a body that grows anyway
         path = hf_hub_download(repo_id, filename, revision=revision, etag_timeout=timeout,
-                               headers={"Accept-Encoding": "identity"}, tqdm_class=_DecodedByteCap)  # type: ignore[arg-type]
+                               headers={"Accept-Encoding": "identity"}, tqdm_class=_DecodedByteCap)
     except HubError:
         raise
     except _BodyTooLarge:

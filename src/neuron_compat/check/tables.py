@@ -11,6 +11,7 @@ from typing import Any
 from neuron_compat.check import config_facts as model_config
 from neuron_compat.check import resolver as resolve
 from neuron_compat.check.exit_codes import EXIT_FOR_STATUS
+from neuron_compat.check.fit import fit_tables
 from neuron_compat.contract import hub_ids
 from neuron_compat.contract.vocabulary import CLAIM_STATUSES, TASK_BY_ARCHITECTURE_SUFFIX
 from neuron_compat.views import recommendation
@@ -49,4 +50,37 @@ def check_tables() -> dict[str, Any]:
         "alternatives": recommendation.ALTERNATIVES,
         "sources_in_line": recommendation.SOURCES_IN_LINE,
         "all_components": recommendation.ALL_COMPONENTS,
+        **sizing_tables(),
+        **fit_tables(),
+    }
+
+
+def sizing_tables() -> dict[str, Any]:
+    """The constants of neuron_compat.sizing that check_fit.js reads (its port holds only the logic)."""
+    from dataclasses import asdict
+
+    from neuron_compat.sizing import bytes as sizing_bytes
+    from neuron_compat.sizing import classic, decoder, fields, kv_cache, models, shapes
+
+    return {
+        "sizing_families": {name: asdict(family) for name, family in decoder.FAMILIES.items()},
+        "sizing_generic_family": asdict(models.GENERIC_FAMILY),
+        "sizing_gated_activations": sorted(decoder.GATED_ACTIVATIONS),
+        "sizing_encoders": sorted(models.ENCODERS),
+        "sizing_attention_free": sorted(models.ATTENTION_FREE),
+        "sizing_encoder_only": sorted(kv_cache.ENCODER_ONLY),
+        "sizing_expert_fields": list(models.EXPERT_FIELDS),
+        "sizing_generic_needs": [list(names) for names in models.GENERIC_NEEDS],
+        "sizing_multimodal_defaults": {name: list(pair) for name, pair in models.MULTIMODAL_DEFAULTS.items()},
+        "sizing_max_nesting": models.MAX_NESTING,
+        "sizing_hidden_keys": list(shapes.HIDDEN),
+        "sizing_layer_keys": list(shapes.LAYERS),
+        "sizing_head_keys": list(shapes.HEADS),
+        "sizing_falcon_head_keys": list(classic.FALCON_HEADS),
+        "sizing_expert_count_key": dict(decoder.EXPERT_COUNT_KEY),
+        "sizing_absurd": fields.ABSURD,
+        "sizing_max_exact": fields.MAX_EXACT,
+        "sizing_dtype_bytes": {name: [width.numerator, width.denominator]
+                               for name, width in sizing_bytes.DTYPE_BYTES.items()},
+        "sizing_dtype_aliases": dict(sizing_bytes.ALIASES),
     }

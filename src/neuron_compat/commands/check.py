@@ -5,7 +5,9 @@ for people or, with --json, the `Verdict` (see resolve.py) that the site's check
 The registry answered from is chosen by registry_source.py (--registry, $NEURON_COMPAT_REGISTRY, ./registry,
 the bundled snapshot) and named in the header and in the JSON's `registry`.
 Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
-registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network).
+registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network), or a
+fit flag (--batch, --seq-len, --dtype, --instance) with a value fit cannot use (a usage error, as argparse's).
+The fit (check/fit.py) follows the verdict, in the table and as `fit` in the JSON.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.views.inherited_capabilities import origin_label
 
 if TYPE_CHECKING:  # imported when run, so `check --help` stays cheap
+    from neuron_compat.check.compiled_view import CompiledRegistry
+    from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import StackAnswer, Verdict
+    from neuron_compat.registry_sources.selection import RegistryOrigin
 
 
 def _clean(text: object) -> str:
@@ -84,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
+    fit_options = _fit_options(args, registry.instances)
+    if isinstance(fit_options, str):
+        return _fail(fit_options, EXIT_USAGE)
 
     target = args.model
     checkpoint = None
@@ -121,13 +129,33 @@ def run(args: argparse.Namespace) -> int:
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
-    if args.json:
-        document = {**verdict_document(verdict), "registry": asdict(origin)}
-        sys.stdout.write(json.dumps(document, indent=1, allow_nan=False) + "\n")
-    else:
-        probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
-        sys.stdout.write(render_table(verdict, source, origin.describe(), probe))
+    document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
+    sys.stdout.write(_output(args.json, document, verdict, source, registry, origin))
     return EXIT_FOR_STATUS[verdict.status]
+
+
+def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: str, registry: CompiledRegistry,
+            origin: RegistryOrigin) -> str:
+    """`check --json`'s text (the answer document and where the registry came from), or the table."""
+    if as_json:
+        return json.dumps({**document, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
+    from neuron_compat.commands.check_fit_text import render_fit
+
+    probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
+    return render_table(verdict, source, origin.describe(), probe, render_fit(document["fit"]))
+
+
+def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
+    """The fit flags as FitOptions, or the one-line message naming the valid values when one cannot be used."""
+    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
+
+    options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
+                         stack=args.stack)
+    try:
+        check_options(options, instances)
+    except FitOptionError as error:
+        return str(error)
+    return options
 
 
 def verdict_document(verdict: Verdict) -> dict[str, Any]:
@@ -136,6 +164,15 @@ def verdict_document(verdict: Verdict) -> dict[str, Any]:
     from neuron_compat.check.resolver import insert_after
 
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
+
+
+def answer_document(verdict: Verdict, config: object, instances: dict[str, Any] | None, stacks: list[str],
+                    fit_options: FitOptions) -> dict[str, Any]:
+    """`check --json` without `registry`: the verdict document and its `fit` (what the check page shows)."""
+    from neuron_compat.check.fit import fit_document
+
+    fit = fit_document(config, instances, fit_options, stacks, pipeline=verdict.model.kind == "diffusers")
+    return {**verdict_document(verdict), "fit": fit}
 
 
 def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -149,11 +186,17 @@ def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
     exit_code = {"enum": sorted(set(EXIT_FOR_STATUS.values())), "title": "Exit Code", "type": "integer"}
     properties = insert_after(schema["properties"], "status", {"exit_code": exit_code})
+    from neuron_compat.check.fit_schema import fit_json_schema
+
+    fit = fit_json_schema()
+    schema["$defs"].update(fit.pop("$defs", {}))
+    schema["$defs"]["Fit"] = fit
+    properties["fit"] = {"$ref": "#/$defs/Fit"}
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))
     required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
-    schema["required"] = [*required, "registry"]
+    schema["required"] = [*required, "fit", "registry"]
     return schema
 
 
@@ -216,9 +259,11 @@ def recommendation_lines(verdict: Verdict) -> list[str]:
     return lines
 
 
-def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None) -> str:
-    """The terminal form: what was read, the family, one row per statement, caveats under their row,
-    and the portability probe's one line for the model type (machine evidence, not a verdict)."""
+def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None,
+                 fit_lines: list[str] | None = None) -> str:
+    """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
+    section (check_fit_text.render_fit), the result line and the portability probe's one line for the model type
+    (machine evidence, not a verdict)."""
     lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
     if verdict.family:
         family = verdict.family
@@ -247,6 +292,8 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
         lines.append("")
     if verdict.no_statement:
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
+    if fit_lines:
+        lines.extend([*fit_lines, ""])
     lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
         from neuron_compat.views.probe_reading import probe_line
@@ -285,4 +332,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "when the working directory holds one, else the snapshot bundled with neuron-compat")
     parser.add_argument("--offline", action="store_true",
                         help="with a registry URL: answer from the cached copy, without the network")
+    fit = parser.add_argument_group(
+        "fit", "an estimate of weights + KV cache against each instance's device memory (activations and compiler "
+        "buffers are not counted)")
+    fit.add_argument("--batch", type=int, metavar="N", help="batch size of the KV-cache estimate (default: 1)")
+    fit.add_argument("--seq-len", type=int, metavar="N", dest="seq_len",
+                     help="tokens per sequence of the KV-cache estimate (default: 4096)")
+    fit.add_argument("--dtype", metavar="DTYPE",
+                     help="weight dtype: fp32, bf16, fp16, fp8, int8 or int4 (default: the config's, else bf16); "
+                     "the KV cache shares it, at bf16 for int8/int4")
+    fit.add_argument("--instance", metavar="NAME",
+                     help="only this instance (a name from registry/instances.yaml, e.g. inf2.xlarge; default: all)")
     parser.set_defaults(handler=run)

@@ -22,6 +22,7 @@ from neuron_compat.contract.schema_rules import (
     TextRule,
     add_model_rules,
     any_case,
+    character_class,
     controls_rule,
     given,
     non_empty,
@@ -55,14 +56,17 @@ _RAW_HTML = TextRule(
 # Inline links `[x](javascript:...)` and reference definitions `[x]: javascript:...` (which any Markdown
 # renderer of the JSON API would turn into a link); any ASCII case, a definition at the start of any line.
 _UNSAFE_LINK = TextRule(
-    r"(?:\]\(\s*|(?:^|\n)[ ]{0,3}\[[^\]]+\]:\s*)(?:" + "|".join(map(any_case, ("javascript", "data", "vbscript", "file")))
-    + "):",
+    r"\](?:\s*\(|:)[\s>]*<?\s*(?!" + any_case("https") + r"\\?:)[A-Za-z](?:[A-Za-z0-9]|\\?[+.\-]){0,31}\\?:",
     "links in registry text must be https://")
 _MARKDOWN_CONTROLS = controls_rule(allowed="\n\t")
 _SINGLE_LINE = TextRule(r"\n", "must be a single line")
 _PLAIN_CONTROLS = controls_rule()
 _ANGLE_BRACKETS = TextRule(r"[<>]", "angle brackets are not allowed in names")
 _URL_CHARACTERS = TextRule(r"[\s<>\"'`]", "links must not contain spaces, quotes or angle brackets")
+# Invisible format characters (Unicode category Cf: zero-width spaces, joiners, bidi marks) in links.
+_URL_INVISIBLE = TextRule(character_class("".join(chr(p) for p in range(0x10000) if not 0xD800 <= p <= 0xDFFF
+                                                  and unicodedata.category(chr(p)) == "Cf").replace("\\", "")),
+                          "invisible format characters are not allowed in links")
 _NOT_A_REPO_ID = TextRule(rf"^(?!(?:{REPO_ID_PATTERN}){END})|{REPO_ID_REFUSED}",
                           "not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
 # Beyond the pattern above (which the editor schema shares), link destinations are decided conservatively:
@@ -174,7 +178,7 @@ StackVersionText = Annotated[str, BeforeValidator(_require_text),
                                    json_schema_extra={TYPE_LABEL: "version text (e.g. '0.4.5')"})]
 HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https),
                      Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"}),
-                     _URL_CHARACTERS]
+                     _URL_CHARACTERS, _PLAIN_CONTROLS, _URL_INVISIBLE]
 RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id),
                    Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"}), _NOT_A_REPO_ID]
 ReleaseRef = Annotated[NeuronVersion, CatalogueRef("release")]
@@ -606,6 +610,72 @@ class ProbeSnapshot(BaseModel):
     not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build or run it.')
 
 
+# --- instances.yaml -----------------------------------------------------------------------------
+
+InstanceName = Annotated[str, BeforeValidator(_require_text),
+                         Field(min_length=3, max_length=40, pattern=r"^[a-z][a-z0-9]*\.[a-z0-9]+$",
+                               json_schema_extra={TYPE_LABEL: "instance type (e.g. 'inf2.xlarge')"})]
+Count = Annotated[int, Field(ge=1, le=100_000, strict=True)]
+Gib = Annotated[int, Field(ge=1, le=1_000_000, strict=True)]
+LncSetting = Annotated[int, Field(ge=1, le=8, strict=True)]
+# a mapping key: YAML gives an int, the compiled JSON a string ("2"); both read as the setting
+LncKey = Annotated[int, BeforeValidator(lambda v: v if not isinstance(v, bool) else str(v)), Field(ge=1, le=8)]
+INSTANCE_FIELDS = ("chips", "neuron_cores", "logical_neuron_cores", "device_memory_gib", "memory_per_chip_gib",
+                   "vcpus", "host_memory_gib")
+"""The numeric fields of an instance that `derived` may name."""
+InstanceField = Literal["chips", "neuron_cores", "logical_neuron_cores", "device_memory_gib", "memory_per_chip_gib",
+                        "vcpus", "host_memory_gib"]
+
+
+class HardwareGeneration(Model):
+    """One Neuron hardware generation (its chip): the per-chip numbers instance sizes are built from."""
+
+    hardware: Hardware = Field(description="The hardware id (vocabulary), e.g. 'inf2'.")
+    chip: PlainText = Field(description="The chip's name, e.g. 'Inferentia2'.")
+    core_type: PlainText = Field(description="The NeuronCore version on the chip, e.g. 'NeuronCore-v2'.")
+    cores_per_chip: Count | None = Field(description="Physical NeuronCores per chip (null: no page gives it).")
+    memory_per_chip_gib: Gib | None = Field(description="Device (HBM) memory per chip in GiB.")
+    memory_per_core_gib: Gib | None = Field(
+        default=None, description="Device memory per physical NeuronCore in GiB, where a page says it (null: unknown).")
+    lnc_settings: list[LncSetting] = Field(
+        default_factory=list,
+        description="Logical-NeuronCore (LNC) settings the hardware offers; empty when no page documents LNC for it.")
+    lnc_default: LncSetting | None = Field(default=None, description="The default LNC setting (null: not documented).")
+    logical_cores_per_chip: dict[LncKey, Count] = Field(
+        default_factory=dict, description="LNC setting -> logical NeuronCores per chip, where documented.")
+    notes: list[Markdown] = Field(default_factory=list, description="Units, discrepancies between pages, what is missing.")
+    sources: list[Source] = Field(min_length=1, description="The docs pages (at a release tag) the numbers come from.")
+
+
+class Instance(Model):
+    """One EC2 instance size with Neuron devices. A number no docs page gives is null (unknown), never guessed."""
+
+    name: InstanceName = Field(description="The instance type, e.g. 'inf2.xlarge'.")
+    hardware: Hardware = Field(description="Its hardware generation (vocabulary id).")
+    chips: Count | None = Field(description="Neuron accelerator chips.")
+    neuron_cores: Count | None = Field(description="Physical NeuronCores (chips x cores per chip).")
+    logical_neuron_cores: dict[LncKey, Count] = Field(
+        default_factory=dict,
+        description="LNC setting -> logical NeuronCores the instance presents; empty when LNC is not documented.")
+    device_memory_gib: Gib | None = Field(description="Total device (HBM) memory in GiB.")
+    memory_per_chip_gib: Gib | None = Field(description="Device memory per chip in GiB.")
+    vcpus: Count | None = Field(description="Host vCPUs.")
+    host_memory_gib: Gib | None = Field(description="Host memory in GiB.")
+    derived: list[InstanceField] = Field(
+        default_factory=list,
+        description="Fields whose value no page prints for this instance: arithmetic on cited per-chip numbers "
+        "(e.g. chips x cores per chip). The rest are printed for this instance by a source.")
+    notes: list[Markdown] = Field(default_factory=list, description="What a reader should know about these numbers.")
+    sources: list[Source] = Field(min_length=1, description="The docs pages (at a release tag) that give the numbers.")
+
+
+class InstancesFile(Model):
+    """registry/instances.yaml: hardware generations and the instance sizes built from them."""
+
+    generations: list[HardwareGeneration] = Field(min_length=1, description="One entry per hardware generation.")
+    instances: list[Instance] = Field(min_length=1, description="Every instance size the docs describe, by generation.")
+
+
 # --- registry.yaml ------------------------------------------------------------------------------
 
 DATA_VERSION_PATTERN = r"^[0-9]{4}\.(?:[1-9]|1[0-2])\.[0-9]+$"
@@ -632,6 +702,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "stacks": StacksFile,
     "registry": RegistryMeta,
     "capabilities": CapabilitiesFile,
+    "instances": InstancesFile,
 }
 """The registry files that get a JSON Schema (`neuron-compat schema`), by schema name."""
 
@@ -697,6 +768,36 @@ class CheckTables(BaseModel):
         description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
     repo_id_pattern: str = Field(
         description="hub_ids.REPO_ID_PATTERN: the characters and lengths of a Hub repo id (a whole-string match).")
+    sizing_families: dict[str, dict[str, Any]] = Field(
+        description="sizing.decoder.FAMILIES: RMSNorm decoder model types -> their layout (norms, biases, tying).")
+    sizing_generic_family: dict[str, Any] = Field(description="The layout assumed for an unknown model_type.")
+    sizing_gated_activations: list[str] = Field(description="hidden_act values of a gated (gate/up/down) MLP.")
+    sizing_encoders: list[str] = Field(description="BERT-like encoder model types.")
+    sizing_attention_free: list[str] = Field(description="State-space / recurrent model types (not counted).")
+    sizing_encoder_only: list[str] = Field(description="Model types that keep no KV cache.")
+    sizing_expert_fields: list[str] = Field(description="Config keys that mark experts (MoE).")
+    sizing_generic_needs: list[list[str]] = Field(description="Fields an unknown model type needs for a generic count.")
+    sizing_multimodal_defaults: dict[str, list[str]] = Field(
+        description="model_type -> the model types of its text_config and vision_config when they name none.")
+    sizing_max_nesting: int = Field(description="How deep text_config/vision_config may nest.")
+    sizing_hidden_keys: list[str] = Field(description="Config keys of the hidden size, first set wins.")
+    sizing_layer_keys: list[str] = Field(description="Config keys of the layer count, first set wins.")
+    sizing_head_keys: list[str] = Field(description="Config keys of the attention head count, first set wins.")
+    sizing_falcon_head_keys: list[str] = Field(description="Config keys of Falcon's attention head count.")
+    sizing_expert_count_key: dict[str, str] = Field(description="MoE model_type -> config key of its expert count.")
+    sizing_absurd: int = Field(description="A size field above this is not plausible.")
+    sizing_max_exact: int = Field(description="2^53 - 1: counts and byte sizes above it are not plausible.")
+    sizing_dtype_bytes: dict[str, list[int]] = Field(description="dtype -> bytes per value as [numerator, denominator].")
+    sizing_dtype_aliases: dict[str, str] = Field(description="torch dtype names -> sizing dtype ids.")
+    fit_defaults: dict[str, Any] = Field(description="check.fit.FIT_DEFAULTS: batch, seq_len, dtype and stack assumed.")
+    fit_max_batch: int = Field(description="The largest --batch accepted.")
+    fit_max_seq_len: int = Field(description="The largest --seq-len accepted.")
+    fit_kv_cache_dtypes: list[str] = Field(description="Weight dtypes the KV cache shares (else it is bf16).")
+    fit_not_counted: list[str] = Field(description="What the fit estimate leaves out.")
+    fit_estimate: str = Field(description="What the fit estimate is.")
+    fit_tp_rules: dict[str, dict[str, Any]] = Field(description="stack -> its documented tensor-parallel rule.")
+    fit_tp_not_recorded: str = Field(description="What fit says of a stack whose rule is not recorded.")
+    fit_max_degree: int = Field(description="The largest degree listed when the document has no instances.")
     task_by_architecture_suffix: list[list[str]] = Field(
         default_factory=list,
         description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
@@ -738,6 +839,8 @@ class RegistryDocument(BaseModel):
         default_factory=list, description="registry/capabilities/*.yaml, by stack id.")
     probe: ProbeSnapshot | None = Field(
         default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")
+    instances: InstancesFile | None = Field(
+        default=None, description="registry/instances.yaml: hardware generations and instance sizes (fit reads them).")
     check_tables: CheckTables | None = Field(
         default=None, description="The constant tables the site's check page reads (check_tables.py).")
     at_release: dict[str, dict[str, list[list[Any]]]] | None = Field(

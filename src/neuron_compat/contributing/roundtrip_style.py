@@ -61,7 +61,8 @@ def plain_reads_as_text(value: str) -> bool:
     ruamel.yaml writes YAML 1.2, where `off`, `yes`, `No`, `~` and `0x1f` are plain text; the loader (PyYAML)
     reads them as booleans, null and numbers. Such text must be quoted.
     """
-    return _RESOLVER.resolve(pyyaml.ScalarNode, value, (True, False)) == _STR_TAG
+    tag: str = _RESOLVER.resolve(pyyaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return tag == _STR_TAG
 
 
 def as_text(value: Any) -> Any:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 from neuron_compat.contract.models import (
     CapabilitiesFile,
     Family,
+    InstancesFile,
     ProbeSnapshot,
     RegistryMeta,
     Release,
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 class FileKey:
     """Which registry file a loaded text, a broken mark or a rule finding is about."""
 
-    kind: Literal["releases", "stacks", "meta", "family", "capabilities", "upstream", "file"]
+    kind: Literal["releases", "stacks", "meta", "instances", "family", "capabilities", "upstream", "file"]
     name: str = ""  # the family or stack id, the upstream snapshot's name, or (kind "file") a path in the registry
 
     def __str__(self) -> str:
@@ -39,6 +40,7 @@ class FileKey:
 RELEASES_KEY = FileKey("releases")
 STACKS_KEY = FileKey("stacks")
 META_KEY = FileKey("meta")
+INSTANCES_KEY = FileKey("instances")
 
 
 def family_key(family_id: str) -> FileKey:
@@ -68,6 +70,7 @@ class Registry(RegistryIndexes):
     probe: ProbeSnapshot | None = None  # upstream/probe.yaml: machine evidence, never a support status
     capability_files: list[CapabilitiesFile] = field(default_factory=list)  # capabilities/<stack>.yaml
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
+    instances: InstancesFile | None = None  # instances.yaml (hardware generations, instance sizes), when it exists
     files: dict[FileKey, LoadedYaml] = field(default_factory=dict)  # RELEASES_KEY, STACKS_KEY, family_key(id), ...
     broken: set[FileKey] = field(default_factory=set)  # files that failed to load (rules skip what depends on them)
 

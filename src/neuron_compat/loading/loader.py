@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from neuron_compat.contract.models import (
     CapabilitiesFile,
     Family,
+    InstancesFile,
     ProbeSnapshot,
     RegistryMeta,
     Release,
@@ -27,6 +28,7 @@ from neuron_compat.contract.models import (
     TransformersSnapshot,
 )
 from neuron_compat.loading.loaded_registry import (
+    INSTANCES_KEY,
     META_KEY,
     RELEASES_KEY,
     STACKS_KEY,
@@ -49,6 +51,7 @@ CAPABILITIES_DIR = "capabilities"
 TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
 PROBE_SNAPSHOT = "upstream/probe.yaml"
 META_FILE = "registry.yaml"
+INSTANCES_FILE = "instances.yaml"
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -145,6 +148,8 @@ def _load_registry(root: Path | str) -> LoadResult:
         if loaded:
             files[META_KEY] = loaded
 
+    instances = _load_instances(root / INSTANCES_FILE, files, broken, problems)
+
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if something_at(snapshot):
         loaded, transformers = _load_one(snapshot, TransformersSnapshot, problems)
@@ -161,8 +166,21 @@ def _load_registry(root: Path | str) -> LoadResult:
 
     families = _load_families(root / FAMILIES_DIR, files, problems)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        probe=probe, meta=meta_value, files=files, broken=broken, capability_files=capability_files)
+                        probe=probe, meta=meta_value, instances=instances, files=files, broken=broken, capability_files=capability_files)
     return LoadResult(registry, problems)
+
+
+def _load_instances(path: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
+                    problems: list[Problem]) -> InstancesFile | None:
+    """instances.yaml, optional: a registry without it has no instances (and `check` no fit per instance)."""
+    if not something_at(path):
+        return None
+    loaded, instances = _load_one(path, InstancesFile, problems)
+    if loaded:
+        files[INSTANCES_KEY] = loaded
+    if instances is None:
+        broken.add(INSTANCES_KEY)
+    return instances
 
 
 def _load_families(families_dir: Path, files: dict[FileKey, LoadedYaml], problems: list[Problem]) -> list[Family]:
@@ -224,7 +242,7 @@ def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken
     return found
 
 
-__all__ = ["FAMILIES_DIR", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",
+__all__ = ["FAMILIES_DIR", "INSTANCES_FILE", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",
            "load_registry"]
 
 

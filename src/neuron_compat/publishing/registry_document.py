@@ -62,6 +62,7 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
             "transformers_version": snapshot.transformers_version if snapshot else None,
         },
         "probe": registry.probe.model_dump(mode="json") if registry.probe else None,
+        "instances": registry.instances.model_dump(mode="json") if registry.instances else None,
         "check_tables": check_tables(),
         "at_release": release_table(registry),
     }

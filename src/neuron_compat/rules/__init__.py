@@ -10,6 +10,7 @@ from neuron_compat.rules import (
     capability_ranges,
     capability_subset,
     catalogue_order,
+    instance_arithmetic,
     known_references,
     optimum_neuron_registrations,
     release_components,
@@ -40,6 +41,7 @@ RULES: tuple[Rule, ...] = (
     capability_ranges.RULE,
     capability_subset.RULE,
     statement_scope.RULE,
+    instance_arithmetic.RULE,
     release_components.RULE,
 )
 

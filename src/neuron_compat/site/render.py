@@ -15,6 +15,7 @@ from neuron_compat.site.pages import (
     coverage,
     families,
     home,
+    instances,
     matrix,
     release_feed,
     releases,
@@ -55,6 +56,7 @@ def render_site(registry: Registry, hub_snapshots: list[HubSnapshot] | None = No
     site.add(release_feed.render(registry, all_changes))
     site.add(coverage.render(registry, hub_snapshots))
     site.add(stacks.render(registry))
+    site.add(instances.render(registry))
     site.add(api.render(registry))
     site.fragments["home"] = home.fragment(registry)
     site.fragments["schema-reference"] = contributing.fragment(registry)

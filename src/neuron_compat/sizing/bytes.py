@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from neuron_compat.sizing.counts import ParameterCount
-from neuron_compat.sizing.fields import read_str, sub_config
+from neuron_compat.sizing.fields import MAX_EXACT, read_str, sub_config
 
 DTYPE_BYTES: dict[str, Fraction] = {
     "fp32": Fraction(4), "bf16": Fraction(2), "fp16": Fraction(2),
@@ -40,7 +40,10 @@ def weights_bytes(count: ParameterCount, dtype: str) -> WeightsBytes:
         return WeightsBytes(name, None, False, "no part of the model could be counted")
     total = count.total * DTYPE_BYTES[name]
     reason = None if count.complete else "lower bound: some parts were not counted"
-    return WeightsBytes(name, -(-total.numerator // total.denominator), count.complete, reason)
+    whole = -(-total.numerator // total.denominator)
+    if whole > MAX_EXACT:
+        return WeightsBytes(name, None, False, "above 2^53 bytes: not a plausible size")
+    return WeightsBytes(name, whole, count.complete, reason)
 
 
 def declared_dtype(config: Mapping[str, object]) -> tuple[str | None, str]:

@@ -10,6 +10,9 @@ from neuron_compat.sizing.decoder import add_lm_head
 from neuron_compat.sizing.fields import FieldError, read_bool, read_int
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
 
+FALCON_HEADS = ("num_attention_heads", "n_head")
+"""The config keys of Falcon's query-head count, first set wins."""
+
 
 def _layer_norm(width: int) -> int:
     return 2 * width  # weight and bias
@@ -90,10 +93,10 @@ def count_falcon(config: Mapping[str, object], parts: PartList) -> None:
             return read_int(config, "num_kv_heads", "num_key_value_heads")
         if read_bool(config, "multi_query", True):
             return 1
-        return read_int(config, "num_attention_heads", "n_head")
+        return read_int(config, *FALCON_HEADS)
 
     def attention_count() -> int:
-        heads = read_int(config, "num_attention_heads", "n_head")
+        heads = read_int(config, *FALCON_HEADS)
         if kv_heads() > heads:
             raise FieldError(f"num_kv_heads ({kv_heads()}) is larger than num_attention_heads ({heads})")
         head_dim = read_int(config, "head_dim", default=0) or hidden() // heads

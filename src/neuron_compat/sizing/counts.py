@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from neuron_compat.sizing.fields import FieldError
+from neuron_compat.sizing.fields import MAX_EXACT, FieldError
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,10 @@ class PartList:
 
     def add(self, name: str, compute: Callable[[], int]) -> None:
         try:
-            self.parts.append(Part(self.prefix + name, compute()))
+            count = compute()
+            if count > MAX_EXACT:
+                raise FieldError("above 2^53 parameters: not a plausible size")
+            self.parts.append(Part(self.prefix + name, count))
         except FieldError as error:
             self.parts.append(Part(self.prefix + name, None, str(error)))
 

@@ -35,6 +35,10 @@ FAMILIES: dict[str, Family] = {
     "deepseek_v3": Family(),
 }
 
+EXPERT_COUNT_KEY = {"mixtral": "num_local_experts", "qwen2_moe": "num_experts", "qwen3_moe": "num_experts",
+                    "deepseek_v2": "n_routed_experts", "deepseek_v3": "n_routed_experts"}
+"""MoE model_type -> the config key of its routed-expert count."""
+
 GATED_ACTIVATIONS = frozenset({"silu", "swish", "swiglu"})
 
 
@@ -103,26 +107,28 @@ def moe_layout(config: Mapping[str, object], model_type: str) -> MoeLayout | Non
     """None for a dense model. Which layers are MoE follows each family's config convention."""
     total = layers(config)
     if model_type == "mixtral":
-        experts = read_int(config, "num_local_experts")
+        experts = read_int(config, EXPERT_COUNT_KEY[model_type])
         return MoeLayout(experts, read_int(config, "intermediate_size"), total, 0, 0, False, False)
     if model_type in ("qwen2_moe", "qwen3_moe"):
-        experts = read_int(config, "num_experts", minimum=0)
+        experts = read_int(config, EXPERT_COUNT_KEY[model_type], minimum=0)
         if experts == 0:
             return None
         step = read_int(config, "decoder_sparse_step", default=1)
         dense_only = set(read_int_list(config, "mlp_only_layers"))
-        moe = sum(1 for i in range(total) if i not in dense_only and (i + 1) % step == 0)
+        # layers i with (i + 1) % step == 0, less the listed dense ones (counted, not looped: total may be huge)
+        moe = total // step - sum(1 for i in dense_only if 0 <= i < total and (i + 1) % step == 0)
         shared = read_int(config, "shared_expert_intermediate_size", minimum=0, default=0) \
             if model_type == "qwen2_moe" else 0
         return MoeLayout(experts, read_int(config, "moe_intermediate_size"), moe, total - moe, shared,
                          shared > 0, False)
     if model_type in ("deepseek_v2", "deepseek_v3"):
-        if config.get("n_routed_experts") is None:
+        if config.get(EXPERT_COUNT_KEY[model_type]) is None:
             return None
-        experts = read_int(config, "n_routed_experts")
+        experts = read_int(config, EXPERT_COUNT_KEY[model_type])
         first_dense = read_int(config, "first_k_dense_replace", minimum=0, default=0)
         freq = read_int(config, "moe_layer_freq", default=1)
-        moe = sum(1 for i in range(total) if i >= first_dense and i % freq == 0)
+        # multiples of freq in [first_dense, total), counted rather than looped
+        moe = 0 if first_dense >= total else (total - 1) // freq - (first_dense + freq - 1) // freq + 1
         expert_intermediate = read_int(config, "moe_intermediate_size")
         shared = read_int(config, "n_shared_experts", minimum=0, default=0) * expert_intermediate
         corrected = model_type == "deepseek_v3" and read_str(config, "topk_method") == "noaux_tc"

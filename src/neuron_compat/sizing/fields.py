@@ -1,4 +1,8 @@
-"""Reading size fields out of a config dict: integers only (no booleans, floats or strings), within bounds."""
+"""Reading size fields out of a config dict: integers only (no booleans, strings or fractions), within bounds.
+
+A number with no fractional part (`32.0`) reads as the integer it is, as `check`'s config reading does: the site's
+check page (check_fit.js) gets JSON numbers without the difference, and must give the same answer. Messages quote no
+number or text a browser would print differently (a huge float, a Python repr of a list)."""
 
 from __future__ import annotations
 
@@ -6,6 +10,9 @@ from collections.abc import Mapping
 
 # No real checkpoint has a dimension, count or vocabulary anywhere near this; a value above it is a typo or junk.
 ABSURD = 10**13
+# The largest integer a browser's double holds exactly: a count or byte size above it is not plausible either,
+# and the check page (which computes in doubles) could not give it exactly.
+MAX_EXACT = 2**53 - 1
 
 
 class FieldError(Exception):
@@ -16,6 +23,30 @@ def has(config: Mapping[str, object], *names: str) -> bool:
     return any(config.get(name) is not None for name in names)
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value is, in words (as check's config reading says it)."""
+    if isinstance(value, list):
+        return "an array"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number with a fraction" if isinstance(value, float) and not value.is_integer() else "a number"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a string"
+
+
+def as_int(value: object) -> int | None:
+    """An integer, or a float without a fractional part, as an int, within +-MAX_EXACT; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value) if -MAX_EXACT <= value <= MAX_EXACT else None
+
+
 def read_int(config: Mapping[str, object], *names: str, minimum: int = 1,
              default: int | None = None) -> int:
     """The first of `names` that is set, as an int in [minimum, ABSURD]; `default` when none is set."""
@@ -23,13 +54,17 @@ def read_int(config: Mapping[str, object], *names: str, minimum: int = 1,
         value = config.get(name)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise FieldError(f"{name} is {value!r} ({type(value).__name__}), not an integer")
-        if value < minimum:
-            raise FieldError(f"{name} is {value}, below {minimum}")
-        if value > ABSURD:
-            raise FieldError(f"{name} is {value}, above {ABSURD:.0e}: not a plausible size")
-        return value
+        if not isinstance(value, bool) and isinstance(value, (int, float)):
+            if value > ABSURD:
+                raise FieldError(f"{name} is above {ABSURD:.0e}: not a plausible size")
+            if value < -ABSURD:
+                raise FieldError(f"{name} is below {minimum}")
+        number = as_int(value)
+        if number is None:
+            raise FieldError(f"{name} is {json_kind(value)}, not an integer")
+        if number < minimum:
+            raise FieldError(f"{name} is {number}, below {minimum}")
+        return number
     if default is not None:
         return default
     raise FieldError(f"{' / '.join(names)} is not set")
@@ -40,7 +75,7 @@ def read_bool(config: Mapping[str, object], name: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise FieldError(f"{name} is {value!r}, not true/false")
+        raise FieldError(f"{name} is {json_kind(value)}, not true/false")
     return value
 
 
@@ -48,9 +83,9 @@ def read_int_list(config: Mapping[str, object], name: str) -> list[int]:
     value = config.get(name)
     if value is None:
         return []
-    if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
-        raise FieldError(f"{name} is {value!r}, not a list of integers")
-    return list(value)
+    if not isinstance(value, list) or any(as_int(v) is None for v in value):
+        raise FieldError(f"{name} is {json_kind(value)}, not a list of integers")
+    return [int(v) for v in value]
 
 
 def read_str(config: Mapping[str, object], name: str) -> str | None:

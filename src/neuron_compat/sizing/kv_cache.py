@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from neuron_compat.sizing.bytes import DTYPE_BYTES, normalise_dtype
-from neuron_compat.sizing.fields import FieldError, has, read_int, read_str, sub_config
+from neuron_compat.sizing.fields import MAX_EXACT, FieldError, as_int, has, read_int, read_str, sub_config
 from neuron_compat.sizing.models import ATTENTION_FREE, ENCODERS
 from neuron_compat.sizing.shapes import attention, layers
 
@@ -24,6 +24,13 @@ class KvCacheBytes:
 
 def kv_cache_bytes_per_token(config: Mapping[str, object], dtype: str) -> KvCacheBytes:
     """Bytes of K and V cached per token across all layers, at `dtype`."""
+    result = _kv_cache(config, dtype)
+    if result.bytes_per_token is not None and result.bytes_per_token > MAX_EXACT:
+        return KvCacheBytes(None, result.dtype, "above 2^53 bytes per token: not a plausible size")
+    return result
+
+
+def _kv_cache(config: Mapping[str, object], dtype: str) -> KvCacheBytes:
     name = normalise_dtype(dtype)
     if name is None:
         return KvCacheBytes(None, dtype, f"unknown dtype {dtype!r}")
@@ -74,14 +81,14 @@ def _seq2seq(config: Mapping[str, object], model_type: str, name: str, width: Fr
 
 
 def _window_notes(config: Mapping[str, object]) -> tuple[str, ...]:
-    window = config.get("sliding_window")
-    if config.get("use_sliding_window") is False or not isinstance(window, int) or isinstance(window, bool):
+    window = as_int(config.get("sliding_window"))
+    if config.get("use_sliding_window") is False or window is None:
         return ()
     layer_types = config.get("layer_types")
     if isinstance(layer_types, list):
         return (f"sliding window of {window} tokens on the layers marked sliding in layer_types",)
-    pattern = config.get("sliding_window_pattern")
-    if isinstance(pattern, int) and not isinstance(pattern, bool):
+    pattern = as_int(config.get("sliding_window_pattern"))
+    if pattern is not None:
         return (f"sliding window of {window} tokens on all but every {pattern}th layer: beyond it those "
                 "layers stop growing",)
     if read_str(config, "model_type") == "gemma2":

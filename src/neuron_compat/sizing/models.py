@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from neuron_compat.sizing.classic import count_bloom, count_falcon, count_gpt2, count_opt
 from neuron_compat.sizing.counts import ParameterCount, Part, PartList
@@ -17,6 +18,10 @@ ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
 EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts")
 GENERIC_NEEDS: tuple[tuple[str, ...], ...] = (HIDDEN, LAYERS, HEADS, ("vocab_size",), ("intermediate_size",))
 MAX_NESTING = 3
+GENERIC_FAMILY = Family(gated_mlp=False, tie_default=True)
+"""The layout assumed for an unknown model_type (gated_mlp then follows its hidden_act)."""
+MULTIMODAL_DEFAULTS: dict[str, tuple[str, str]] = {"clip": ("clip_text_model", "clip_vision_model")}
+"""model_type -> the model_type its text_config and vision_config have when they name none."""
 
 
 def count_parameters(config: Mapping[str, object]) -> ParameterCount:
@@ -66,8 +71,7 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
     if depth >= MAX_NESTING:
         parts.fail("model", "text_config/vision_config nested too deeply")
         return
-    defaults = {"clip": ("clip_text_model", "clip_vision_model")}
-    text_default, vision_default = defaults.get(model_type or "", (None, None))
+    text_default, vision_default = MULTIMODAL_DEFAULTS.get(model_type or "", (None, None))
     for key, default_type in (("text_config", text_default), ("vision_config", vision_default)):
         sub = sub_config(config, key)
         if sub is None:
@@ -106,7 +110,7 @@ def _count_generic(config: Mapping[str, object], model_type: str | None, parts: 
         return
     activation = read_str(config, "hidden_act") or read_str(config, "hidden_activation")
     gated = activation in GATED_ACTIVATIONS
-    count_decoder(config, "", Family(gated_mlp=gated, tie_default=True), parts)
+    count_decoder(config, "", replace(GENERIC_FAMILY, gated_mlp=gated), parts)
     parts.assumed_layout = True
     parts.notes.append(
         f"model_type {label} is not known: assumed a generic pre-norm decoder (RMSNorm, no biases, "

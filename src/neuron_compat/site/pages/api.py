@@ -15,6 +15,7 @@ from neuron_compat.contract.vocabulary import is_supported
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.publishing.registry_document import dumps, family_to_json, registry_to_json
 from neuron_compat.site import urls
+from neuron_compat.site.pages.instances import INSTANCES_JSON
 from neuron_compat.site.pages.matrix import MATRIX_JSON
 from neuron_compat.site.presentation import status_style
 from neuron_compat.site.support import ReleaseView, best_status, combinations
@@ -115,6 +116,7 @@ def fragment(registry: Registry) -> str:
         schemas=[urls.schema_json(kind) for kind in SCHEMA_MODELS],
         registry_json=REGISTRY_JSON,
         matrix_json=MATRIX_JSON,
+        instances_json=INSTANCES_JSON,
         release_feed=urls.RELEASE_FEED,
         family_feed=urls.family_feed,
         family_count=len(registry.families),

@@ -1,0 +1,76 @@
+"""The JSON Schema of `check --json`'s `fit` object (check/fit.py), from pydantic models of its shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Shape(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FitAssumptions(_Shape):
+    batch: int = Field(description="Batch size of the KV-cache estimate.")
+    batch_from: str = Field(description="'--batch' or 'default'.")
+    seq_len: int = Field(description="Tokens per sequence of the KV-cache estimate.")
+    seq_len_from: str = Field(description="'--seq-len' or 'default'.")
+    dtype: str = Field(description="The weight dtype the instance fit uses.")
+    dtype_from: str = Field(description="Where the dtype comes from: --dtype, the config (and how), or the default.")
+    kv_cache_dtype: str = Field(description="The KV cache's dtype (the weights', or bf16 for int8/int4 weights).")
+    stack: str = Field(description="The stack whose tensor-parallel rule the instance fit uses.")
+    stack_from: str = Field(description="'--stack' or 'default'.")
+
+
+class FitPart(_Shape):
+    name: str = Field(description="The part of the model (embeddings, attention, mlp, experts, vision.encoder ...).")
+    count: int | None = Field(description="Its parameters, or null when it could not be counted.")
+    reason: str | None = Field(description="Why it was not counted (null when counted).")
+
+
+class TensorParallelRule(_Shape):
+    rule: str | None = Field(description="The rule's id, or null when the stack's rule is not recorded.")
+    text: str = Field(description="The rule in words, or that it is not recorded.")
+    sources: list[str] = Field(description="Where the rule is documented (a docs page, a source file at a tag).")
+
+
+class InstanceFit(_Shape):
+    name: str = Field(description="The instance type.")
+    hardware: str = Field(description="Its hardware generation.")
+    neuron_cores: int | None = Field(description="NeuronCores tensor parallelism runs over (logical at the default "
+                                     "LNC setting where documented), or null when unknown.")
+    lnc: int | None = Field(description="The LNC setting of those cores, or null when LNC is not documented.")
+    stack: str = Field(description="The stack whose tensor-parallel rule was applied.")
+    degree: int | None = Field(description="The degree used: the smallest valid one that fits, else the largest.")
+    fits: bool | None = Field(description="Whether weights + KV cache fit at that degree; null when not worked out.")
+    bytes_needed: int | None = Field(description="Weights + KV cache (with the stack's KV-head replication), bytes.")
+    bytes_available: int | None = Field(description="Device memory of `degree` NeuronCores, bytes.")
+    headroom_bytes: int | None = Field(description="bytes_available - bytes_needed (negative: does not fit).")
+    reason: str | None = Field(description="Why fits is null or false.")
+
+
+class Fit(_Shape):
+    """`fit`: parameters, bytes and tensor-parallel degrees computed from the config, and per instance whether
+    weights + KV cache fit in device memory. An estimate: `not_counted` lists what it leaves out."""
+
+    estimate: str = Field(description="What the estimate is.")
+    not_counted: list[str] = Field(description="What the estimate does not count.")
+    assumptions: FitAssumptions = Field(description="Batch, sequence length, dtype and stack used, and their origin.")
+    parameters: int | None = Field(description="Total parameters, or null when some part could not be counted.")
+    parameter_parts: list[FitPart] = Field(description="The count per part, with the reason for each part not counted.")
+    parameter_notes: list[str] = Field(description="Assumptions made and things knowingly left out of the count.")
+    weights_bytes: dict[str, int | None] = Field(description="dtype -> bytes of the weights (null: not all counted).")
+    kv_cache_bytes_per_token: dict[str, int | None] = Field(
+        description="dtype -> KV-cache bytes per token over all layers (null: no cache, or not countable).")
+    kv_cache_reason: str | None = Field(description="Why the KV cache at the assumed dtype is null.")
+    kv_cache_notes: list[str] = Field(description="Sliding windows, MLA latents, cross-attention.")
+    tensor_parallel: dict[str, list[int] | None] = Field(
+        description="stack -> the degrees its documented rule accepts (up to the most NeuronCores of any instance); "
+        "null when the rule is not recorded or the heads cannot be read.")
+    tensor_parallel_rules: dict[str, TensorParallelRule] = Field(description="stack -> its rule and sources.")
+    instances: list[InstanceFit] = Field(description="One entry per instance (or the --instance one).")
+
+
+def fit_json_schema() -> dict[str, Any]:
+    return Fit.model_json_schema()

@@ -1,0 +1,154 @@
+"""Write a whole directory tree so that nobody sees half of it, and never over files this tool did not write.
+
+`replace_tree` writes every file into a scratch directory beside the target (`.NAME.*.tmp`), then swaps it in
+with two renames; the old tree is removed afterwards. `update_tree` rewrites only the files whose bytes
+changed and removes the ones no longer listed (what a file watcher wants: an unchanged file is not
+touched). Both keep a manifest (`MANIFEST`: the list of the files written) in the tree, and both refuse,
+with a one-line `WriteRefused` before anything is written, a target that is not a directory (a file, a
+FIFO, a device) or a non-empty directory holding a file that its manifest does not list.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+from neuron_compat.safeio.atomic_write import WriteRefused
+from neuron_compat.safeio.scratch_dir import remove_stale
+
+MANIFEST = ".neuron-compat-tree.json"
+"""The manifest file at the top of a written tree (a dot file: documentation engines skip it)."""
+
+
+def replace_tree(target: Path, files: dict[str, bytes], note: dict[str, object] | None = None) -> None:
+    """Make `target` hold exactly `files` (docs-relative POSIX paths) plus the manifest, in one swap."""
+    real = _checked_target(target)
+    real.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale(real.parent, f".{real.name}.", ".tmp")
+    scratch = Path(tempfile.mkdtemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent))
+    try:
+        os.chmod(scratch, _directory_mode())
+        for path, content in files.items():
+            _write_file(scratch, path, content)
+        _write_file(scratch, MANIFEST, _manifest(files, note))
+        if real.is_dir():
+            old = Path(tempfile.mkdtemp(prefix=f".{real.name}.", suffix=".old.tmp", dir=real.parent))
+            os.rename(real, old / "tree")
+            os.rename(scratch, real)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(scratch, real)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+
+
+def update_tree(target: Path, files: dict[str, bytes], note: dict[str, object] | None = None) -> list[str]:
+    """Bring `target` to `files` by writing only what changed; returns the paths written or removed."""
+    real = _checked_target(target)
+    if not real.is_dir():
+        replace_tree(target, files, note)
+        return sorted(files)
+    changed: list[str] = []
+    listed = set(_listed(real) or ())
+    for path, content in files.items():
+        if _read_or_none(real / path) != content:
+            _write_file(real, path, content, atomic=True)
+            changed.append(path)
+    for path in sorted(listed - set(files)):
+        (real / path).unlink(missing_ok=True)
+        changed.append(path)
+    manifest = _manifest(files, note)
+    if _read_or_none(real / MANIFEST) != manifest:
+        _write_file(real, MANIFEST, manifest, atomic=True)
+    return changed
+
+
+def _checked_target(target: Path) -> Path:
+    real = Path(os.path.realpath(target))
+    try:
+        info = os.stat(real)
+    except FileNotFoundError:
+        if real.parent.exists() and not real.parent.is_dir():
+            raise WriteRefused(f"{target}: {real.parent} is not a directory") from None
+        return real
+    if not stat.S_ISDIR(info.st_mode):
+        kind = "a file" if stat.S_ISREG(info.st_mode) else "not a directory (a FIFO, device or socket)"
+        raise WriteRefused(f"{target}: is {kind}; name a new or empty directory, or one this command wrote")
+    present = _files_under(real)
+    if not present:
+        return real
+    listed = _listed(real)
+    if listed is None:
+        raise WriteRefused(f"{target}: holds files this command did not write (no {MANIFEST}); "
+                           "name a new or empty directory")
+    strangers = sorted(set(present) - set(listed) - {MANIFEST})
+    if strangers:
+        raise WriteRefused(f"{target}: holds {len(strangers)} file(s) this command did not write "
+                           f"(first: {strangers[0]}); move them or name another directory")
+    return real
+
+
+def _files_under(root: Path) -> list[str]:
+    found: list[str] = []
+    for folder, directories, names in os.walk(root):
+        directories.sort()
+        for name in names:
+            found.append((Path(folder) / name).relative_to(root).as_posix())
+    return found
+
+
+def _listed(root: Path) -> list[str] | None:
+    manifest = root / MANIFEST
+    if manifest.is_symlink() or not manifest.is_file():
+        return None
+    try:
+        listed = json.loads(manifest.read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return [str(path) for path in listed] if isinstance(listed, list) else None
+
+
+def _manifest(files: dict[str, bytes], note: dict[str, object] | None) -> bytes:
+    document = {**(note or {}), "files": sorted(files)}
+    return (json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _write_file(root: Path, path: str, content: bytes, atomic: bool = False) -> None:
+    if path.startswith("/") or ".." in path.split("/"):
+        raise WriteRefused(f"{path}: not a path inside the tree")
+    destination = root / path
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    if not atomic:
+        destination.write_bytes(content)
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+        os.replace(tmp, destination)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+    except OSError:
+        return None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def _directory_mode() -> int:
+    return 0o777 & ~_umask()

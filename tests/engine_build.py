@@ -1,0 +1,76 @@
+"""Building the website as a person does, for the tests of every folder: `neuron-compat site --out` writes the
+documentation tree, then an engine (mkdocs-material, the reference, or Zensical) builds it.
+
+Importable as `engine_build` from any test folder (tests/ is on sys.path through tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PAGES = REPO / "site"
+THEME = REPO / "src" / "neuron_compat" / "site" / "theme"
+
+
+def _env(extra_env: dict[str, str] | None = None) -> dict[str, str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    for name in ("SOURCE_DATE_EPOCH", "NEURON_COMPAT_REGISTRY", "NEURON_COMPAT_DOCS"):
+        env.pop(name, None)
+    env.update(extra_env or {})
+    return env
+
+
+def write_tree(registry: Path, docs: Path, pages: Path = PAGES, cwd: Path | None = None,
+               extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`neuron-compat site --registry REGISTRY --pages PAGES --out DOCS`."""
+    return subprocess.run(
+        [sys.executable, "-m", "neuron_compat.cli", "site", "--registry", str(registry), "--pages", str(pages),
+         "--out", str(docs)],
+        cwd=cwd or REPO, env=_env(extra_env), capture_output=True, text=True, timeout=300, check=False,
+    )
+
+
+def mkdocs_build(docs: Path, output: Path, cwd: Path | None = None, extra_env: dict[str, str] | None = None,
+                 config: Path = REPO / "mkdocs.yml") -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of the repository's mkdocs.yml from the tree at `docs` into `output`."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(output)],
+        cwd=cwd or REPO, env=_env({"NEURON_COMPAT_DOCS": str(docs), **(extra_env or {})}),
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+
+
+def build_site(registry: Path, output: Path, cwd: Path | None = None,
+               extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The README's build: the tree (beside `output`, as OUTPUT-docs) from `registry`, then mkdocs into `output`.
+    Returns the first step that failed, or mkdocs' result."""
+    docs = output.parent / f"{output.name}-docs"
+    tree = write_tree(registry, docs, cwd=cwd, extra_env=extra_env)
+    if tree.returncode != 0:
+        return tree
+    return mkdocs_build(docs, output, cwd=cwd, extra_env=extra_env)
+
+
+def zensical_build(docs: Path, project: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """`zensical build` of the repository's mkdocs.yml from the tree at `docs`; returns its result and the site.
+
+    Zensical wants docs_dir and site_dir inside the folder of its config file and has no -d option, so the
+    build runs in `project`: a copy of mkdocs.yml there (theme.custom_dir made absolute) with the tree moved in.
+    """
+    project.mkdir(parents=True, exist_ok=True)
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("custom_dir: src/neuron_compat/site/theme", f"custom_dir: {THEME}")
+    (project / "mkdocs.yml").write_text(config, encoding="utf-8")
+    tree = project / "docs"
+    if docs.resolve() != tree.resolve():
+        docs.rename(tree)
+    result = subprocess.run(
+        [sys.executable, "-m", "zensical", "build", "--clean", "-f", str(project / "mkdocs.yml")],
+        cwd=project, env=_env({"NEURON_COMPAT_DOCS": "docs"}), capture_output=True, text=True, timeout=300,
+        check=False,
+    )
+    return result, project / "build" / "site"

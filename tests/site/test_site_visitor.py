@@ -1,0 +1,135 @@
+"""What a first-time visitor hit (issue 23), in a real chromium at 1280 px and 390 px: each test failed before
+its fix. They share the session's site build and browser (conftest.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from site_helpers import REPO
+
+pytestmark = pytest.mark.browser
+
+CONFIG = '{"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "torch_dtype": "bfloat16"}'
+
+
+def test_a_config_pasted_on_the_home_page_lands_in_the_check_pages_config_box(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    page.goto(serve(built_site))
+    page.fill("#nc-home-check", CONFIG)
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_url("**/check/?model=*")
+    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
+    assert page.locator("#nc-check-config").input_value() == CONFIG
+    assert page.locator("#nc-check-hub-id").input_value() == ""
+    assert "not a valid Hub repo id" not in page.locator("#nc-check").inner_text()
+    assert not page.locator('input[data-md-toggle="search"]').is_checked()  # the header search stayed shut
+    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=error])", state="attached")
+    assert page.locator("#nc-check-result tr[data-stack]").count() > 0
+
+
+def test_no_page_asks_for_a_file_that_is_not_there(site_page, serve, built_site: Path) -> None:
+    """The Atom links in every head were taken for language versions: a sitemap.xml was fetched beside each."""
+    page = site_page
+    base = serve(built_site)
+    missing: list[str] = []
+    page.on("response", lambda response: missing.append(response.url) if response.status >= 400 else None)
+    for path in ("", "families/qwen3/", "releases/", "matrix/"):
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+    assert missing == []
+
+
+def open_matrix(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+
+
+def test_the_matrix_opens_on_rows_with_a_statement_and_hides_show_more_when_nothing_is_left(
+        site_page, serve, built_site: Path) -> None:
+    page = site_page
+    open_matrix(page, serve(built_site) + "matrix/")
+    statuses = page.eval_on_selector_all("tr.nc-row", "rows => rows.map(r => r.dataset.status)")
+    assert "none" in statuses and statuses[0] != "none"
+    first_none = statuses.index("none")
+    assert all(status == "none" for status in statuses[first_none:]), statuses
+    more = page.locator("[data-nc-more]")
+    assert not more.is_visible(), more.inner_text()  # every row is drawn: no "Show 0 more"
+    page.select_option("select[name=status]", "partial")
+    assert not more.is_visible(), more.inner_text()
+
+
+def _fits(page, selector: str) -> list[str]:
+    """The cells of `selector` whose right edge is past the viewport or that clip their own text."""
+    return page.evaluate("""selector => [...document.querySelectorAll(selector)].filter(cell => {
+        const box = cell.getBoundingClientRect();
+        return box.right > document.documentElement.clientWidth + 1 || cell.scrollWidth > cell.clientWidth + 1;
+    }).map(cell => cell.textContent.trim())""", selector)
+
+
+def test_tables_fit_a_1280_screen_and_the_matrix_a_390_phone(chromium, serve, built_site: Path) -> None:
+    base = serve(built_site)
+    wide = chromium.new_context(viewport={"width": 1280, "height": 900})
+    phone = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = wide.new_page()
+        for path in ("coverage/", "stacks/", "matrix/"):
+            page.goto(base + path)
+            page.wait_for_load_state("load")
+            if path == "matrix/":
+                page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+            assert _fits(page, "article table th:last-child, article table td:last-child") == [], path
+        page = phone.new_page()
+        open_matrix(page, base + "matrix/")
+        assert page.locator("tr.nc-row td:nth-child(4)").first.is_visible()
+        assert _fits(page, "tr.nc-row td:nth-child(4)") == []
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    finally:
+        wide.close()
+        phone.close()
+
+
+def _contrast(page, selector: str) -> float:
+    return page.evaluate("""selector => {
+        const el = document.querySelector(selector);
+        const rgb = value => value.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => { const c = [r, g, b].map(v => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+            return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+        let node = el, bg = "rgba(0, 0, 0, 0)";
+        while (node && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) { bg = getComputedStyle(node).backgroundColor; node = node.parentElement; }
+        if (/rgba\\(0, 0, 0, 0\\)/.test(bg)) bg = "rgb(255, 255, 255)";
+        const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(bg))];
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    }""", selector)
+
+
+def test_the_check_verdict_table_has_status_badges_and_errors_are_readable(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    base = serve(built_site)
+    page.goto(base + "check/")
+    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
+    page.fill("#nc-check-config", CONFIG)
+    page.locator("#nc-check-run").click()
+    page.wait_for_selector("#nc-check-result tr[data-stack]")
+    badges = page.locator("#nc-check-result td.nc-verdict .nc-status")
+    assert badges.count() == page.locator("#nc-check-result tr[data-stack]").count() > 0
+    assert re.search(r"nc-status--(supported|requirements|partial|unsupported|unknown)", badges.first.get_attribute("class"))
+    since, until = (page.locator("#nc-check-result tr[data-stack]").first.locator("td").nth(n) for n in (4, 5))
+    gap = until.bounding_box()["x"] - (since.bounding_box()["x"] + since.bounding_box()["width"])
+    padding = float(since.evaluate("el => parseFloat(getComputedStyle(el).paddingRight)"))
+    assert gap >= 0 and padding >= 4  # the columns do not run together
+    page.fill("#nc-check-config", "{not json")
+    page.locator("#nc-check-run").click()
+    page.wait_for_selector("#nc-check-result .nc-check-error")
+    assert _contrast(page, "#nc-check-result .nc-check-error") >= 4.5
+
+
+def test_the_readme_gives_the_address_mkdocs_serve_answers_on() -> None:
+    site_url = re.search(r'site_url: !ENV \[SITE_URL, "([^"]+)"\]', (REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert site_url
+    path = re.sub(r"^https://[^/]+", "", site_url.group(1))
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"http://127.0.0.1:8000{path}" in readme
+    assert not re.search(r"http://127\.0\.0\.1:8000/?[\s)`]", readme)  # never the bare address
