@@ -6,11 +6,11 @@
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./check_config.js"));
+    module.exports = factory(require("./check_config.js"), require("./check_recommend.js"));
   } else {
-    root.NeuronCompatResolve = factory(root.NeuronCompatConfig);
+    root.NeuronCompatResolve = factory(root.NeuronCompatConfig, root.NeuronCompatRecommend);
   }
-})(typeof self !== "undefined" ? self : this, function (reader) {
+})(typeof self !== "undefined" ? self : this, function (reader, recommender) {
   "use strict";
 
   var has = reader.has;
@@ -357,11 +357,11 @@
       status = "unsupported";
       kind = "not-yet";
       message = "no statement holds at " + release + "; the first one starts at " + state.release + " (" + group[0].status + ")";
-    } else if (state.kind === "ended") {
-      status = "unsupported";
+    } else if (state.kind === recommender.ENDED) {
+      status = recommender.ENDED;
       kind = "ended";
-      var through = state.held_through ? " held through " + state.held_through + " and" : "";
-      message = "no statement holds at " + release + "; the last one" + through + " ended at " + state.release;
+      var through = state.held_through ? " (last held through " + state.held_through + ")" : "";
+      message = "ended at " + state.release + through;
     } else {
       status = "unknown";
       kind = "no-statement";
@@ -425,6 +425,7 @@
     var workload = options.workload || null;
     var task = options.task || null;
     var checkpoint = options.checkpoint || null;
+    var hardware = options.hardware || null;
     if (versions.indexOf(release) < 0) {
       throw ResolveError("Neuron release '" + release + "' is not in the registry; known releases: " + versions.join(", "));
     }
@@ -433,6 +434,9 @@
     }
     if (workload !== null && T.workloads.indexOf(workload) < 0) {
       throw ResolveError("unknown workload '" + workload + "'; use inference or training");
+    }
+    if (hardware !== null && T.hardware_order.indexOf(hardware) < 0) {
+      throw ResolveError("unknown hardware '" + hardware + "'; known generations: " + T.hardware_order.join(", "));
     }
     var workloads = workload ? [workload] : T.workloads.slice();
     var found = findFamily(model, registry.families);
@@ -446,27 +450,38 @@
     }
     var answers = [];
     var noStatement = [];
+    var recommendations = [];
     if (family !== null) {
       var familyCaveats = caveats.filter(function (c) { return c.limits; });
-      registry.stacks.forEach(function (candidate) {
-        if (stackId !== null && candidate.id !== stackId) return;
-        workloads.forEach(function (wanted) {
-          var state = stateAt(registry, family, candidate.id, wanted, versions.indexOf(release));
-          if (state.kind === "holds") {
-            state.held.forEach(function (entry) {
-              var held = { hardware: entry[1], pastHorizon: entry[2] };
-              answers.push(answerFor(candidate, family.support[entry[0]], held, model, familyCaveats, release, subject, family));
-            });
-          } else if (state.kind !== "no-statement" || (stackId !== null && candidate.workloads.indexOf(wanted) >= 0)) {
-            answers.push(absentAnswer(candidate, wanted, state, release, family, registry.families));
-          }
+      var answersAt = function (at) {
+        var found = [];
+        registry.stacks.forEach(function (candidate) {
+          if (stackId !== null && candidate.id !== stackId) return;
+          workloads.forEach(function (wanted) {
+            var state = stateAt(registry, family, candidate.id, wanted, versions.indexOf(at));
+            if (state.kind === "holds") {
+              state.held.forEach(function (entry) {
+                var held = { hardware: entry[1], pastHorizon: entry[2] };
+                found.push(answerFor(candidate, family.support[entry[0]], held, model, familyCaveats, at, subject, family));
+              });
+            } else if (state.kind !== "no-statement" || (stackId !== null && candidate.workloads.indexOf(wanted) >= 0)) {
+              found.push(absentAnswer(candidate, wanted, state, at, family, registry.families));
+            }
+          });
         });
-      });
+        return found;
+      };
+      answers = answersAt(release);
       noStatement = registry.stacks.filter(function (s) {
         return stackId === null && stackAvailable(s, release) &&
           workloads.some(function (w) { return s.workloads.indexOf(w) >= 0; }) &&
           !family.support.some(function (st) { return st.stack === s.id && workloads.indexOf(st.workload) >= 0; });
       }).map(function (s) { return s.id; });
+      var candidates = [];
+      recommender.releasesUpTo(registry, release).forEach(function (at) {
+        candidates = candidates.concat(recommender.candidatesOf(T, at === release ? answers : answersAt(at), at));
+      });
+      recommendations = recommender.recommend(registry, T, family, candidates, release, hardware, workloads);
     }
     var status = "unknown";
     answers.forEach(function (a) { if (T.status_rank[a.verdict] > T.status_rank[status]) status = a.verdict; });
@@ -474,7 +489,8 @@
       format: T.verdict_format, release: release, stack: stackId, workload: workload, task: subject.task,
       task_from: subject.taskFrom, checkpoint: checkpoint, model: model, family: found[1],
       status: status, summary: summaryOf(model, family, status, answers, release),
-      caveats: caveats, answers: answers, no_statement: noStatement, nearest: found[3]
+      caveats: caveats, answers: answers, recommendations: recommendations, no_statement: noStatement,
+      nearest: found[3]
     };
   }
 

@@ -8,7 +8,8 @@ Pure: no I/O, no clock. The rules, in the order they apply:
    one with `_`, e.g. `qwen3` / `qwen3_moe`) or the nearest covered families by edit distance.
 2. Per stack x workload of the family (stacks in registry order, inference before training), the statements
    that hold at the release are answered, each with the caveats that apply to this config. Statements that
-   exist only at other releases give an `unsupported` row saying when support starts or ended.
+   start later give an `unsupported` row saying when support starts; statements that ended give an `ended`
+   row ("ended at R (last held through R')": an ended claim is not a claim that the model does not run).
 3. A row's `verdict` is its registry `status`, except that `supported` becomes `partial` when a limiting
    caveat applies (attention implementation or quantization not listed, family matched by architecture only),
    and any claim becomes `unknown` past a separately released stack's horizon (views.beyond_horizon: no
@@ -17,8 +18,10 @@ Pure: no I/O, no clock. The rules, in the order they apply:
    Non-limiting caveats (dtype not listed, context beyond the verified length, required flags, remote code)
    are reported but leave the verdict alone. `display_status` adds `supported-with-requirements` for a
    supported row whose statement needs a flag, variable or setting.
-4. The overall `status` is the best row verdict (supported > partial > unsupported > unknown); exit codes:
-   0 supported, 3 partial, 4 unsupported or unknown.
+4. The overall `status` is the best row verdict (supported > partial > unsupported > ended > unknown); exit
+   codes: 0 supported, 3 partial, 4 unsupported, ended or unknown.
+5. `recommendations` (views.recommendation): the rows of every release up to the asked one whose verdict is a
+   claim are the candidates; per hardware and workload the ranking there picks what to install.
 
 site/assets/javascripts/check_resolve.js implements the same rules for the site's check page; tests/check runs both
 on every fixture and requires the same JSON. Change them together. The statement fields an answer does not work
@@ -50,6 +53,15 @@ from neuron_compat.views.at_release import (
     stack_states,
 )
 from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_for
+from neuron_compat.views.recommendation import (
+    HARDWARE_ORDER,
+    RECOMMENDED_STATUSES,
+    Candidate,
+    Caveat,
+    Recommendation,
+    recommend,
+    releases_up_to,
+)
 
 if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
     from neuron_compat.check.compiled_view import CompiledRegistry
@@ -58,7 +70,9 @@ if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute
 
 FORMAT = 1
 WORKLOADS = ("inference", "training")
-STATUS_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "unknown": 0}
+STATUS_RANK = {"supported": 4, "partial": 3, "unsupported": 2, "ended": 1, "unknown": 0}
+ENDED_STATUS = ENDED
+"""The verdict (the word of the ended cell kind, at_release.ENDED) of a row whose statements ended before the release: not a claim that the model does not run."""
 NEAREST_LIMIT = 3
 
 
@@ -69,14 +83,6 @@ class ResolveError(ValueError):
 # The verdict types are plain frozen dataclasses (no pydantic on check's hot path); `__pydantic_config__` only
 # shapes the JSON Schema that `check --json-schema` derives from them.
 _FORBID_EXTRA = {"extra": "forbid"}
-
-
-@dataclass(frozen=True)
-class Caveat:
-    __pydantic_config__ = _FORBID_EXTRA
-    kind: str
-    limits: bool
-    message: str
 
 
 @dataclass(frozen=True)
@@ -237,6 +243,7 @@ class Verdict:
     summary: str
     caveats: list[Caveat]
     answers: list[StackAnswer]
+    recommendations: list[Recommendation]
     no_statement: list[str]
     nearest: list[str]
 
@@ -431,9 +438,9 @@ def _absent_answer(stack: Stack, workload: str, state: CellState, release: str, 
         status, kind = "unsupported", "not-yet"
         message = f"no statement holds at {release}; the first one starts at {state.release} ({group[0].status})"
     elif state.kind == ENDED:
-        status, kind = "unsupported", "ended"
-        through = f" held through {state.held_through} and" if state.held_through else ""
-        message = f"no statement holds at {release}; the last one{through} ended at {state.release}"
+        status, kind = ENDED_STATUS, "ended"
+        through = f" (last held through {state.held_through})" if state.held_through else ""
+        message = f"ended at {state.release}{through}"
     else:
         status, kind = "unknown", "no-statement"
         message = f"the registry has no statement for {family.id} on {stack.id} ({workload})"
@@ -447,10 +454,46 @@ def _absent_answer(stack: Stack, workload: str, state: CellState, release: str, 
     )
 
 
+def unknown_hardware(hardware: str) -> str:
+    """The one line for a `--hardware` that names no generation."""
+    return f"unknown hardware '{hardware}'; known generations: {', '.join(HARDWARE_ORDER)}"
+
+
+def _answers_at(registry: Registry | CompiledRegistry, stacks: list[Stack], family: Family, facts: ModelConfigFacts,
+                family_caveats: list[Caveat], subject: Subject, release: str, stack: str | None,
+                workloads: list[str]) -> list[StackAnswer]:
+    """The rows at `release`: per stack x workload, the statements that hold, or why none does."""
+    answers: list[StackAnswer] = []
+    states = stack_states(registry, release)
+    for candidate in stacks:
+        if stack is not None and candidate.id != stack:
+            continue
+        for wanted in workloads:
+            state = cell_at(registry, family, candidate.id, wanted, None, release, states)
+            if state.kind == HOLDS:
+                answers += [_answer(candidate, h, facts, family_caveats, release,
+                                    effective_for(registry, family, h.statement), subject, family)
+                            for h in state.held]
+            elif state.kind != NO_STATEMENT or (stack is not None and wanted in candidate.workloads):
+                answers.append(_absent_answer(candidate, wanted, state, release, family,
+                                              cast("list[Family]", registry.families)))
+    return answers
+
+
+def candidates_of(answers: list[StackAnswer], release: str) -> list[Candidate]:
+    """The rows at `release` whose verdict claims the model runs, as recommendation candidates."""
+    return [Candidate(stack=a.stack, workload=a.workload, hardware=tuple(a.hardware), release=release,
+                      status=a.verdict, caveats=tuple(a.caveats), sources=tuple(a.sources), anchor=a.anchor)
+            for a in answers if a.verdict in RECOMMENDED_STATUSES]
+
+
 def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, release: str | None = None, stack: str | None = None,
-            workload: str | None = None, task: str | None = None, checkpoint: str | None = None) -> Verdict:
+            workload: str | None = None, task: str | None = None, checkpoint: str | None = None,
+            hardware: str | None = None) -> Verdict:
     """The answer for one config. `task` (check --task) and `checkpoint` (the Hub repo id asked about) choose
-    which scoped constraints and notes apply; without --task the config's class names say the task."""
+    which scoped constraints and notes apply; without --task the config's class names say the task. The
+    recommendations (views.recommendation) rank the rows of every release up to `release`, on `hardware` alone
+    when it is given."""
     versions = registry.release_versions
     if not versions:
         raise ResolveError("the registry lists no Neuron releases")
@@ -461,6 +504,8 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         raise ResolveError(f"unknown stack '{stack}'; known stacks: {', '.join(s.id for s in registry.stacks)}")
     if workload is not None and workload not in WORKLOADS:
         raise ResolveError(f"unknown workload '{workload}'; use inference or training")
+    if hardware is not None and hardware not in HARDWARE_ORDER:
+        raise ResolveError(unknown_hardware(hardware))
     workloads = [workload] if workload else list(WORKLOADS)
 
     # compiled views are read exactly as the models are, by attribute (compiled.py)
@@ -474,26 +519,22 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                               "check that the custom code does not change the architecture"))
     answers: list[StackAnswer] = []
     no_statement: list[str] = []
+    recommendations: list[Recommendation] = []
     if family is not None:
         family_caveats = [c for c in caveats if c.limits]
-        states = stack_states(registry, release)
-        for candidate in stacks:
-            if stack is not None and candidate.id != stack:
-                continue
-            for wanted in workloads:
-                state = cell_at(registry, family, candidate.id, wanted, None, release, states)
-                if state.kind == HOLDS:
-                    answers += [_answer(candidate, h, facts, family_caveats, release,
-                                        effective_for(registry, family, h.statement), subject, family)
-                                for h in state.held]
-                elif state.kind != NO_STATEMENT or (stack is not None and wanted in candidate.workloads):
-                    answers.append(_absent_answer(candidate, wanted, state, release, family,
-                                                  cast("list[Family]", registry.families)))
+
+        def answers_at(at: str) -> list[StackAnswer]:
+            return _answers_at(registry, stacks, family, facts, family_caveats, subject, at, stack, workloads)
+
+        answers = answers_at(release)
         no_statement = [
             s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)
             and not any(st.stack == s.id and st.workload in workloads for st in family.support)
         ]
+        candidates = [candidate for at in releases_up_to(registry, release)
+                      for candidate in candidates_of(answers if at == release else answers_at(at), at)]
+        recommendations = recommend(registry, family, candidates, release, hardware, workloads)
 
     status = "unknown"
     for answer in answers:
@@ -504,7 +545,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         task_from=subject.task_from, checkpoint=checkpoint, model=facts,
         family=match, status=status,
         summary=_summary(facts, family, status, answers, release), caveats=caveats, answers=answers,
-        no_statement=no_statement, nearest=nearest,
+        recommendations=recommendations, no_statement=no_statement, nearest=nearest,
     )
 
 

@@ -811,6 +811,18 @@ class CheckTables(BaseModel):
     with_requirements: dict[str, str] = Field(
         default_factory=dict,
         description="views.WITH_REQUIREMENTS: the drawn status of a status whose statement needs settings.")
+    recommended_statuses: dict[str, int] = Field(
+        default_factory=dict,
+        description="recommendation.RECOMMENDED_STATUSES: verdicts a recommendation may pick -> rank.")
+    lifecycle_rank: dict[str, int] = Field(
+        default_factory=dict, description="recommendation.LIFECYCLE_RANK: a stack's lifecycle -> rank.")
+    hardware_order: list[str] = Field(
+        default_factory=list, description="recommendation.HARDWARE_ORDER: the hardware generations, in order.")
+    alternatives: int = Field(default=0, description="recommendation.ALTERNATIVES: alternatives per recommendation.")
+    sources_in_line: int = Field(
+        default=0, description="recommendation.SOURCES_IN_LINE: sources a recommendation's line names.")
+    all_components: str = Field(
+        default="", description="recommendation.ALL_COMPONENTS: `not_recorded` for a release without components.")
 
 
 class RegistryDocument(BaseModel):

@@ -9,7 +9,7 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -66,6 +66,8 @@ M = TypeVar("M", bound=BaseModel)
 class LoadResult:
     registry: Registry
     problems: list[Problem]
+    warnings: list[Problem] = field(default_factory=list)
+    """Findings of warning rules (`Problem.severity` 'warning'): shown by validate, never a failure."""
 
     @property
     def ok(self) -> bool:
