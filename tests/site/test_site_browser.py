@@ -252,6 +252,7 @@ def test_matrix_filters_stay_fast_with_thousands_of_rows(site_page, serve, tmp_p
             template.replace("id: custom-phi", f"id: {family_id}")
             .replace("name: Custom Phi", f"name: Bulk {number}")
             .replace("phi3_custom", f"bulk_type_{number}")
+            .replace("Phi3CustomForCausalLM", f"Bulk{number}ForCausalLM")  # one family per architecture class
             .replace("previous_ids: [phi-custom]\n", ""),
             encoding="utf-8",
         )
