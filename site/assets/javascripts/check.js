@@ -234,7 +234,7 @@
         row.appendChild(element("td", null, a.workload));
         row.appendChild(element("td", null, a.hardware.join(", ") || "\u2014"));
         var verdictCell = element("td", "nc-verdict");
-        verdictCell.appendChild(element("span", "nc-status nc-status--" + (VERDICT_CSS[a.verdict] || "none"), a.display_status));
+        verdictCell.appendChild(element("span", "nc-status nc-status--" + verdictCss(a.verdict), a.display_status));
         row.appendChild(verdictCell);
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
@@ -311,11 +311,15 @@
       "and the repo is public)."));
   }
 
-  // A verdict's badge class: the same colours as the family pages and the matrix (.nc-status--*).
-  var VERDICT_CSS = {
-    "supported": "supported", "supported-with-requirements": "requirements", "partial": "partial",
-    "unsupported": "unsupported", "unknown": "unknown"
-  };
+  // A verdict's badge class: the same colours as the family pages and the matrix (.nc-status--*): a verdict of
+  // check_tables.status_rank by its name, the drawn "supported with settings" (check_tables.with_requirements) as
+  // "requirements", anything else "none". Derived from the tables, so no status list is spelled out here.
+  function verdictCss(verdict) {
+    var T = config.tables();
+    var drawn = Object.keys(T.with_requirements).map(function (k) { return T.with_requirements[k]; });
+    if (drawn.indexOf(verdict) >= 0) return "requirements";
+    return Object.prototype.hasOwnProperty.call(T.status_rank, verdict) ? verdict : "none";
+  }
 
   function renderError(result, message) {
     result.replaceChildren();

@@ -7,7 +7,6 @@ from dataclasses import asdict, dataclass
 
 from neuron_compat.safeio.safe_text import one_line
 
-
 ERROR, WARNING = "error", "warning"
 SEVERITIES = (ERROR, WARNING)
 
