@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "schema",
     "export",
     "check",
+    "explain",
     "new",
     "add_evidence",
     "diff",

@@ -16,6 +16,7 @@ __all__ = ["build_site", "mkdocs_build", "write_tree", "zensical_build"]
 REPO = Path(__file__).resolve().parents[2]
 BASE_REGISTRY = REPO / "tests" / "fixtures" / "registry"
 SITE_FIXTURES = Path(__file__).resolve().parent / "fixtures"
+REPOSITORY_INSTANCES = REPO / "registry" / "instances.yaml"
 ARTIFACTS = REPO / "test-artifacts"
 
 
@@ -27,11 +28,16 @@ OLD_VERIFIED = "2024-06-01"
 
 
 def make_registry(target: Path) -> Path:
-    """A copy of the shared fixture registry with the site-test families and registry.yaml added."""
+    """A copy of the shared fixture registry with the site-test families, capability files and registry.yaml
+    added (a site-test file replaces the shared one of that name)."""
     shutil.copytree(BASE_REGISTRY, target)
-    for path in sorted((SITE_FIXTURES / "families").glob("*.yaml")):
-        shutil.copy(path, target / "families" / path.name)
+    for folder in ("families", "capabilities"):
+        for path in sorted((SITE_FIXTURES / folder).glob("*.yaml")):
+            shutil.copy(path, target / folder / path.name)
     shutil.copy(SITE_FIXTURES / "registry.yaml", target / "registry.yaml")
+    if REPOSITORY_INSTANCES.exists():  # the configurations page's rows, and the instances those rows name
+        shutil.copytree(SITE_FIXTURES / "configurations", target / "configurations")
+        shutil.copy(REPOSITORY_INSTANCES, target / "instances.yaml")
     return target
 
 

@@ -36,5 +36,8 @@ def test_matrix_js_draws_every_release_as_views_does() -> None:
         assert drawn[release] == expected, release
         unknown += sum(1 for row in rows for h in row.held if h.reason)
         ended += sum(1 for row in rows if row.state.kind == "ended")
+    qwen3 = data["rows"].index(["qwen3", "nxd-inference", "inference"])
+    assert drawn["2.34.0"][qwen3] == {"kind": "ended", "release": "2.34.0", "held_through": "2.33.1", "held": []}
+    assert drawn["2.33.1"][qwen3]["kind"] == "holds"
     assert unknown > 0  # the horizon rule is exercised
     assert ended > 0  # and rows that ended

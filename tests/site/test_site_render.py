@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -268,8 +269,16 @@ def test_the_instances_page_and_json_render_the_instances_file(tmp_path: Path) -
     assert "api/instances.json" in site.fragments["api-endpoints"]
 
 
-def test_a_registry_without_instances_says_so(registry) -> None:
-    assert registry.instances is None  # the site-test registry has no instances.yaml
-    site = render_site(registry)
+def test_a_registry_without_instances_says_so(site_registry: Path, tmp_path: Path) -> None:
+    # the site-test registry carries instances.yaml (its tested configurations name instances): a copy without
+    # it, and without the configurations that need it
+    root = tmp_path / "registry"
+    shutil.copytree(site_registry, root)
+    (root / "instances.yaml").unlink()
+    shutil.rmtree(root / "configurations")
+    result = validate_registry(root)
+    assert not result.problems, [p.format() for p in result.problems]
+    assert result.registry.instances is None
+    site = render_site(result.registry)
     assert "no <code>instances.yaml</code>" in site.files["instances.md"]
     assert json.loads(site.files["api/instances.json"])["instances"] is None

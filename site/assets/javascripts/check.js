@@ -34,6 +34,15 @@
     return node;
   }
 
+  /* A wrapper that scrolls a wide table sideways: focusable, so that a keyboard can scroll it, and named. */
+  function scrollRegion(label) {
+    var node = element("div", "nc-scroll");
+    node.setAttribute("role", "region");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-label", label);
+    return node;
+  }
+
   function registryUrl(container) {
     if (container.getAttribute("data-registry")) return new URL(container.getAttribute("data-registry"), document.baseURI).href;
     var script = document.querySelector('script[src*="javascripts/check.js"]');
@@ -160,7 +169,7 @@
         }
       });
       table.appendChild(body);
-      var scroll = element("div", "nc-scroll");
+      var scroll = scrollRegion("Fit per instance (scrolls sideways)");
       scroll.appendChild(table);
       section.appendChild(scroll);
     }
@@ -234,7 +243,8 @@
         row.appendChild(element("td", null, a.workload));
         row.appendChild(element("td", null, a.hardware.join(", ") || "\u2014"));
         var verdictCell = element("td", "nc-verdict");
-        verdictCell.appendChild(element("span", "nc-status nc-status--" + verdictCss(a.verdict), a.display_status));
+        // a verdict (supported / partial / unsupported / ended / unknown) is its own badge class, as on the family pages
+        verdictCell.appendChild(element("span", "nc-status nc-status--" + a.verdict, a.display_status));
         row.appendChild(verdictCell);
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
@@ -252,7 +262,7 @@
         }
       });
       table.appendChild(body);
-      var scroll = element("div", "nc-scroll");  // a narrow screen scrolls the table sideways
+      var scroll = scrollRegion("Verdict per stack (scrolls sideways)");  // a narrow screen scrolls the table sideways
       scroll.appendChild(table);
       result.appendChild(scroll);
     }
@@ -309,16 +319,6 @@
     hint.appendChild(link);
     hint.appendChild(document.createTextNode(", copy it, and paste it here (or press Fetch if this browser can reach the Hub " +
       "and the repo is public)."));
-  }
-
-  // A verdict's badge class: the same colours as the family pages and the matrix (.nc-status--*): a verdict of
-  // check_tables.status_rank by its name, the drawn "supported with settings" (check_tables.with_requirements) as
-  // "requirements", anything else "none". Derived from the tables, so no status list is spelled out here.
-  function verdictCss(verdict) {
-    var T = config.tables();
-    var drawn = Object.keys(T.with_requirements).map(function (k) { return T.with_requirements[k]; });
-    if (drawn.indexOf(verdict) >= 0) return "requirements";
-    return Object.prototype.hasOwnProperty.call(T.status_rank, verdict) ? verdict : "none";
   }
 
   function renderError(result, message) {

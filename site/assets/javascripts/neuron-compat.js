@@ -327,7 +327,14 @@
 
     var form = root.querySelector("form.nc-filters");
     if (form) form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
-    if (more) more.addEventListener("click", drawMore);
+    if (more) more.addEventListener("click", function () {
+      var first = drawn;
+      drawMore();
+      // The last page hides the button, which would drop keyboard focus to the page: move it to the first new row.
+      var row = more.hidden ? body.querySelectorAll("tr.nc-row")[first] : null;
+      var link = row ? row.querySelector("a") : null;
+      if (link) link.focus();
+    });
     loadState();
     Object.keys(controls).forEach(function (name) {
       var control = controls[name];

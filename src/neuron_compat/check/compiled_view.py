@@ -103,8 +103,20 @@ class CompiledRegistry(RegistryIndexes):
     @property
     def instances(self) -> dict[str, Any] | None:
         """The document's `instances` section (plain JSON of schema.InstancesFile), or None when it has none."""
-        section = self.document.get("instances")
+        section = self.section("instances")
         return _plain(section) if isinstance(section, dict) else None
+
+    @property
+    def configuration_files(self) -> list[dict[str, Any]]:
+        """The document's `configurations` (plain JSON of tested_configurations.ConfigurationsFile, one per file)."""
+        section = self.section("configurations")
+        return [_plain(item) for item in section if isinstance(item, dict)] if isinstance(section, list) else []
+
+    @property
+    def known_issues(self) -> list[dict[str, Any]]:
+        """The document's `known_issues` (plain JSON of known_issues.KnownIssue)."""
+        section = self.section("known_issues")
+        return [_plain(item) for item in section if isinstance(item, dict)] if isinstance(section, list) else []
 
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
         """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the
@@ -147,14 +159,19 @@ def document_problem(document: dict[str, Any]) -> str | None:
         return "not a registry document (no 'format' number; expected the site's api/registry.json)"
     if fmt > FORMAT_VERSION:
         return f"the registry document has format {fmt}; this neuron-compat reads format {FORMAT_VERSION}: upgrade it"
-    from pydantic import ValidationError
+    from pydantic import TypeAdapter, ValidationError
 
     from neuron_compat.check.document_rules import document_rule_problem
+    from neuron_compat.contract.known_issues import KnownIssue
     from neuron_compat.contract.models import RegistryDocument
+    from neuron_compat.contract.tested_configurations import ConfigurationsFile
 
     try:
         validated = RegistryDocument.model_validate(
             {key: value for key, value in document.items() if key != "check_tables"})
+        # sections a newer layout added: checked when present, since `check` and `explain` read them
+        TypeAdapter(list[ConfigurationsFile]).validate_python(document.get("configurations") or [])
+        TypeAdapter(list[KnownIssue]).validate_python(document.get("known_issues") or [])
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"

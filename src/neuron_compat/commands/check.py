@@ -130,19 +130,32 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error), EXIT_PROBLEMS)
 
     document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
-    sys.stdout.write(_output(args.json, document, verdict, source, registry, origin))
+    tested = _tested(registry, verdict, checkpoint, args.instance, args.stack)
+    sys.stdout.write(_output(args.json, document, verdict, source, registry, origin, tested))
     return EXIT_FOR_STATUS[verdict.status]
 
 
+def _tested(registry: CompiledRegistry, verdict: Verdict, checkpoint: str | None, instance: str | None,
+            stack: str | None) -> dict[str, Any]:
+    """The tested configurations of the checkpoint (else of its family) on the instance asked for."""
+    from neuron_compat.check.tested_lookup import tested_for
+
+    family = verdict.family.id if verdict.family else None
+    return tested_for(registry, checkpoint, family, instance=instance, stack=stack)
+
+
 def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: str, registry: CompiledRegistry,
-            origin: RegistryOrigin) -> str:
-    """`check --json`'s text (the answer document and where the registry came from), or the table."""
+            origin: RegistryOrigin, tested: dict[str, Any]) -> str:
+    """`check --json`'s text (the answer document, the tested configurations and where the registry came from),
+    or the table."""
     if as_json:
-        return json.dumps({**document, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
+        return json.dumps({**document, "tested_configurations": tested, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
     from neuron_compat.commands.check_fit_text import render_fit
+    from neuron_compat.commands.check_tested_text import render_tested
 
     probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
-    return render_table(verdict, source, origin.describe(), probe, render_fit(document["fit"]))
+    return render_table(verdict, source, origin.describe(), probe, [*render_fit(document["fit"]), "",
+                                                                   *render_tested(tested)])
 
 
 def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
@@ -192,11 +205,17 @@ def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     schema["$defs"].update(fit.pop("$defs", {}))
     schema["$defs"]["Fit"] = fit
     properties["fit"] = {"$ref": "#/$defs/Fit"}
+    from neuron_compat.check.tested_lookup import json_schema as tested_json_schema
+
+    tested = tested_json_schema()
+    schema["$defs"].update(tested["properties"]["configurations"]["items"].pop("$defs", {}))
+    schema["$defs"]["TestedConfigurations"] = tested
+    properties["tested_configurations"] = {"$ref": "#/$defs/TestedConfigurations"}
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))
     required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
-    schema["required"] = [*required, "fit", "registry"]
+    schema["required"] = [*required, "fit", "tested_configurations", "registry"]
     return schema
 
 

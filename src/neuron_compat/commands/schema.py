@@ -13,7 +13,7 @@ from neuron_compat.commands.common import (
     add_registry_argument,
     write_or_report,
 )
-from neuron_compat.contract.models import SCHEMA_MODELS
+from neuron_compat.contract.json_schema import ALL_SCHEMA_MODELS
 from neuron_compat.contract.schema_rules import Catalogue
 
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         reason = "exists and is not a directory" if isinstance(error, FileExistsError) else error.strerror or error
         print(f"error: {args.out}: cannot write the schemas there: {reason}", file=sys.stderr)
         return EXIT_USAGE
-    for kind in SCHEMA_MODELS:
+    for kind in ALL_SCHEMA_MODELS:
         path = schema_path(args.out, kind)
         if not write_or_report(path, text(kind)):
             return EXIT_USAGE
@@ -75,7 +75,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "registry's releases.yaml or stacks.yaml do not load, 2 if --out names a file, or a schema file there "
         "is a directory, a device or a FIFO.",
     )
-    parser.add_argument("--kind", choices=tuple(SCHEMA_MODELS), default="family")
+    parser.add_argument("--kind", choices=tuple(ALL_SCHEMA_MODELS), default="family")
     parser.add_argument("--out", type=Path, help="write family/releases/stacks/registry .schema.json files into this directory")
     add_registry_argument(parser, positional=False)
     parser.add_argument("--generic", action="store_true",

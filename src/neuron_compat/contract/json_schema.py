@@ -15,15 +15,27 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from neuron_compat.contract.known_issues import KnownIssuesFile
 from neuron_compat.contract.models import SCHEMA_MODELS, Release, Stack, TransformersSnapshot
 from neuron_compat.contract.schema_rules import ENUM_DESCRIPTIONS, Catalogue, StackTerms, Term, editor_schema
+from neuron_compat.contract.tested_configurations import ConfigurationsFile
 from neuron_compat.contract.vocabulary import DescribedEnum
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
+ALL_SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    **SCHEMA_MODELS,
+    "configurations": ConfigurationsFile,
+    "known-issues": KnownIssuesFile,
+}
+"""Every registry file kind with a JSON Schema: models.SCHEMA_MODELS plus the files whose contracts live in their
+own modules (configurations/<source>.yaml, known-issues.yaml)."""
+
 
 def schema_for(kind: str) -> dict[str, Any]:
-    model = SCHEMA_MODELS[kind]
+    model = ALL_SCHEMA_MODELS[kind]
     schema = model.model_json_schema()
     schema = {"$schema": DRAFT, "$id": f"{kind}.schema.json", **schema}
     return schema
@@ -69,13 +81,13 @@ def _describe_vocabularies(schema: dict[str, Any]) -> None:
 def editor_schema_for(kind: str, catalogue: Catalogue | None) -> dict[str, Any]:
     """The schema of `kind` with the editor rules, and the catalogue's values when one is given."""
     with editor_schema(catalogue):
-        schema = SCHEMA_MODELS[kind].model_json_schema()
+        schema = ALL_SCHEMA_MODELS[kind].model_json_schema()
     _describe_vocabularies(schema)
     return {"$schema": DRAFT, "$id": f"{kind}.schema.json", **schema}
 
 
 def editor_schema_text(kind: str, catalogue: Catalogue | None) -> str:
-    return json.dumps(editor_schema_for(kind, catalogue), indent=2, sort_keys=True) + "\n"
+    return json.dumps(editor_schema_for(kind, catalogue), indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
 def schema_path(directory: Path, kind: str) -> Path:

@@ -81,6 +81,8 @@ _LINK_SCHEME = re.compile(r"\](?:\s*\(|:)[\s>]*<?\s*(?P<scheme>[A-Za-z][A-Za-z0-
 
 def _require_text(value: Any) -> Any:
     """Refuse numbers, booleans and dates where text is expected (YAML reads 2.20 as a float)."""
+    if type(value) is str:  # the common case, first
+        return value
     if isinstance(value, bool) or isinstance(value, (int, float, dt.date)):
         raise ValueError(f"expected text in quotes, got the {type(value).__name__} {value!r}")
     return value
@@ -88,6 +90,8 @@ def _require_text(value: Any) -> Any:
 
 def _refuse_number_as_date(value: Any) -> Any:
     """pydantic reads a number as a Unix timestamp: `verified: 0` would become 1970-01-01."""
+    if type(value) is dt.date:  # the common case, first
+        return value
     if isinstance(value, (bool, int, float)):
         raise ValueError(f"expected a date written YYYY-MM-DD, got the {type(value).__name__} {value!r}")
     return value
@@ -114,7 +118,8 @@ def _check_https(value: str) -> str:
     if not value.startswith("https://"):
         raise ValueError(f"links must start with https:// (got {one_line(value[:60])!r})")
     _refuse_controls(value)  # the rule of every text field: no ESC, BEL, line separators or bidi marks
-    invisible = next((ch for ch in value if unicodedata.category(ch) == "Cf"), None)
+    # ASCII has no format (Cf) character: the common case skips the per-character scan
+    invisible = None if value.isascii() else next((ch for ch in value if unicodedata.category(ch) == "Cf"), None)
     if invisible is not None:
         raise ValueError(f"invisible format characters are not allowed in links (found U+{ord(invisible):04X}); "
                          "percent-encode it if the address really has it")

@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from neuron_compat.contract.known_issues import KnownIssuesFile
 from neuron_compat.contract.models import (
     CapabilitiesFile,
     Family,
@@ -18,6 +19,7 @@ from neuron_compat.contract.models import (
     Stack,
     TransformersSnapshot,
 )
+from neuron_compat.contract.tested_configurations import ConfigurationsFile
 from neuron_compat.loading.indexes import RegistryIndexes
 
 if TYPE_CHECKING:
@@ -71,7 +73,11 @@ class Registry(RegistryIndexes):
     capability_files: list[CapabilitiesFile] = field(default_factory=list)  # capabilities/<stack>.yaml
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
     instances: InstancesFile | None = None  # instances.yaml (hardware generations, instance sizes), when it exists
-    files: dict[FileKey, LoadedYaml] = field(default_factory=dict)  # RELEASES_KEY, STACKS_KEY, family_key(id), ...
+    configuration_files: list[ConfigurationsFile] = field(default_factory=list)  # configurations/<source>.yaml
+    known_issues: KnownIssuesFile | None = None  # known-issues.yaml, when it exists
+    # RELEASES_KEY, STACKS_KEY, family_key(id), ...: each file's path, display name and text (its data is None:
+    # the models above hold it)
+    files: dict[FileKey, LoadedYaml] = field(default_factory=dict)
     broken: set[FileKey] = field(default_factory=set)  # files that failed to load (rules skip what depends on them)
 
     @cached_property

@@ -41,6 +41,12 @@ from neuron_compat.loading.loaded_registry import (
 from neuron_compat.loading.node_locations import Locator
 from neuron_compat.loading.problems import Problem
 from neuron_compat.loading.pydantic_errors import problems_from_validation
+from neuron_compat.loading.tested_loader import (
+    CONFIGURATIONS_DIR,
+    KNOWN_ISSUES_FILE,
+    load_configurations,
+    load_known_issues,
+)
 from neuron_compat.loading.yaml_reader import LoadedYaml, display_path, load_yaml_file
 from neuron_compat.safeio.bounded_read import something_at
 
@@ -86,15 +92,19 @@ def _load_one(path: Path, model: type[M], problems: list[Problem]) -> tuple[Load
     assert loaded is not None
     value, found = _validate(loaded, model)
     problems.extend(found)
-    return loaded, value
+    # The registry keeps each file's text (to locate findings), not its parsed data: the models hold that, and
+    # keeping both would double the heap the load builds (measured: a third of the schema step at 1,000 families).
+    return loaded.without_data(), value
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while loading.
 
     Nearly everything the loader allocates survives (the registry keeps it), so the collector's passes
     over the growing heap free nothing; measured on 1,000-5,000 families they cost 20-30% of the load.
+    Nests: an inner pause leaves the collector as the outer one found it (validate_registry holds one over
+    load and rules, whose passes over the loaded registry free nothing either).
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -107,7 +117,7 @@ def _collector_paused() -> Iterator[None]:
 
 def load_registry(root: Path | str) -> LoadResult:
     """Load and schema-validate every file under `root`. Cross-file rules run separately (rules.run_rules)."""
-    with _collector_paused():
+    with collector_paused():
         return _load_registry(root)
 
 
@@ -165,8 +175,12 @@ def _load_registry(root: Path | str) -> LoadResult:
     capability_files = _load_capabilities(root / CAPABILITIES_DIR, files, broken, problems)
 
     families = _load_families(root / FAMILIES_DIR, files, problems)
+    configuration_files = load_configurations(root / CONFIGURATIONS_DIR, _load_one, files, broken, problems)
+    known_issues = load_known_issues(root / KNOWN_ISSUES_FILE, _load_one, files, broken, problems)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        probe=probe, meta=meta_value, instances=instances, files=files, broken=broken, capability_files=capability_files)
+                        probe=probe, meta=meta_value, instances=instances, files=files, broken=broken,
+                        capability_files=capability_files, configuration_files=configuration_files,
+                        known_issues=known_issues)
     return LoadResult(registry, problems)
 
 
@@ -242,7 +256,8 @@ def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken
     return found
 
 
-__all__ = ["FAMILIES_DIR", "INSTANCES_FILE", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult", "Registry",
+__all__ = ["FAMILIES_DIR", "INSTANCES_FILE", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult",
+           "Registry", "collector_paused",
            "load_registry"]
 
 

@@ -112,6 +112,9 @@ def translate_error(error: Mapping[str, Any], model: type[BaseModel]) -> tuple[s
                 "keys are field names: quote it, or remove it", True)
     if kind == "value_error":
         message = str(ctx.get("error", error["msg"]))
+        if message.endswith(")") and " (hint: " in message:  # a contract check that carries its own hint
+            message, hint = message[:-1].split(" (hint: ", 1)
+            return message, hint, False
         return message, _quote_hint(value) if "expected text in quotes" in message else "", False
     if kind in ("too_short",):
         return f"{error['msg'].replace('List', 'list').replace('Value', 'value')}", "add at least one entry", False

@@ -62,6 +62,8 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
             "transformers_version": snapshot.transformers_version if snapshot else None,
         },
         "probe": registry.probe.model_dump(mode="json") if registry.probe else None,
+        "configurations": [c.model_dump(mode="json") for c in sorted(registry.configuration_files, key=lambda c: c.source)],
+        "known_issues": registry.known_issues.model_dump(mode="json")["issues"] if registry.known_issues else [],
         "instances": registry.instances.model_dump(mode="json") if registry.instances else None,
         "check_tables": check_tables(),
         "at_release": release_table(registry),

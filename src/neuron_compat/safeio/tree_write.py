@@ -115,7 +115,7 @@ def _listed(root: Path) -> list[str] | None:
 
 def _manifest(files: dict[str, bytes], note: dict[str, object] | None) -> bytes:
     document = {**(note or {}), "files": sorted(files)}
-    return (json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    return (json.dumps(document, indent=1, sort_keys=True, allow_nan=False) + "\n").encode("utf-8")
 
 
 def _write_file(root: Path, path: str, content: bytes, atomic: bool = False) -> None:

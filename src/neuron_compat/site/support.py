@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from neuron_compat.contract.models import Family, Stack, Statement
 from neuron_compat.contract.vocabulary import Workload
@@ -36,11 +37,35 @@ def unique_anchor(statement: Statement) -> str:
 
 
 @dataclass(frozen=True)
+class SourceLink:
+    url: str
+    label: str  # the source's title, else the tail of its path (never the bare host: sources share hosts)
+
+
+def path_label(url: str) -> str:
+    """The last two segments of a URL's path, with its fragment: 'model-dev/onboarding-models.md#L125-L142'."""
+    parts = urlsplit(url)
+    tail = "/".join([segment for segment in parts.path.split("/") if segment][-2:]) or parts.netloc
+    return f"{tail}#{parts.fragment}" if parts.fragment else tail
+
+
+def capability_links(registry: Registry, stack_id: str, source_urls: Iterable[str]) -> tuple[SourceLink, ...]:
+    """A statement's stack-capability sources, each once, labelled by the title its capability file gives."""
+    titles: dict[str, str] = {}
+    for capability in registry.capabilities_of(stack_id):
+        for source in capability.sources:
+            if source.title:
+                titles.setdefault(str(source.url), str(source.title))
+    return tuple(SourceLink(url, titles.get(url) or path_label(url)) for url in dict.fromkeys(source_urls))
+
+
+@dataclass(frozen=True)
 class AnchoredStatement:
     statement: Statement
     anchor: str  # unique to this statement
     index: int  # position in family.support
     effective: Effective  # its attention/dtypes/quantization, own or from its stack (capabilities.py)
+    capability_links: tuple[SourceLink, ...] = ()  # where the values "from the stack" come from
 
 
 @dataclass
@@ -74,7 +99,8 @@ def statement_groups(registry: Registry, family: Family) -> list[StatementGroup]
         if key not in groups:
             groups[key] = StatementGroup(registry.stack_by_id[statement.stack], str(statement.workload))
         effective = effective_for(registry, family, statement)
-        groups[key].statements.append(AnchoredStatement(statement, unique_anchor(statement), index, effective))
+        links = capability_links(registry, statement.stack, effective.capability_sources)
+        groups[key].statements.append(AnchoredStatement(statement, unique_anchor(statement), index, effective, links))
     return sorted(
         groups.values(),
         key=lambda g: (stack_rank.get(g.stack.id, len(stack_rank)), WORKLOAD_ORDER.index(g.workload)),

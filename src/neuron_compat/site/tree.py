@@ -77,7 +77,7 @@ def _family_id(path: str) -> str | None:
 
 
 def _with_page_meta(path: str, markdown: str, context: TreeContext, generated: bool) -> str:
-    line = f"{FRONT_MATTER_KEY}: {json.dumps(page_meta(path, context, generated), ensure_ascii=False, sort_keys=True)}\n"
+    line = f"{FRONT_MATTER_KEY}: {json.dumps(page_meta(path, context, generated), ensure_ascii=False, sort_keys=True, allow_nan=False)}\n"
     if not markdown.startswith("---\n"):
         return f"---\n{line}---\n\n{markdown}"
     end = markdown.find("\n---\n", 3)

@@ -330,9 +330,14 @@ class Change:
         return f"{where}: {self.before} -> {self.after}"
 
 
+def _cell_order(key: CellKey) -> tuple[str, str, str, str]:
+    return (key.family, key.stack, key.workload, key.hardware)
+
+
 def diff_cells(before: dict[CellKey, Cell], after: dict[CellKey, Cell]) -> list[Change]:
     changes: list[Change] = []
-    for key in sorted(before.keys() | after.keys()):
+    # the field tuple is the order `CellKey` defines; a key function spares the generated __lt__ per comparison
+    for key in sorted(before.keys() | after.keys(), key=_cell_order):
         old, new = before.get(key), after.get(key)
         if old is None and new is not None:
             changes.append(Change(key, "added", None, new.status))

@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from neuron_compat.contract.json_schema import schema_text
-from neuron_compat.contract.models import SCHEMA_MODELS
+from neuron_compat.contract.json_schema import ALL_SCHEMA_MODELS, schema_text
 from neuron_compat.contract.vocabulary import is_supported
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.publishing.registry_document import dumps, family_to_json, registry_to_json
 from neuron_compat.site import urls
+from neuron_compat.site.pages.configurations import CONFIGURATIONS_JSON
 from neuron_compat.site.pages.instances import INSTANCES_JSON
 from neuron_compat.site.pages.matrix import MATRIX_JSON
 from neuron_compat.site.presentation import status_style
+from neuron_compat.site.search_identifiers import SEARCH_IDENTIFIERS_JSON, identifier_index
 from neuron_compat.site.support import ReleaseView, best_status, combinations
 from neuron_compat.site.templating import html_block
 from neuron_compat.site.templating import render as render_template
@@ -82,8 +83,11 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
 
 def render(registry: Registry) -> dict[str, str]:
     files = {REGISTRY_JSON: dumps(registry_to_json(registry))}
+    # compact: the header search fetches it on first use
+    files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families), ensure_ascii=False,
+                                                separators=(",", ":"), allow_nan=False) + "\n"
     view = ReleaseView(registry, registry.newest_release)
-    for kind in SCHEMA_MODELS:
+    for kind in ALL_SCHEMA_MODELS:
         files[urls.schema_json(kind)] = schema_text(kind)
     for family in registry.families:
         files[urls.family_json(family.id)] = dumps(family_document(registry, family.id, view))
@@ -113,10 +117,11 @@ def fragment(registry: Registry) -> str:
         href=href,
         example=example,
         example_badge=example_badge,
-        schemas=[urls.schema_json(kind) for kind in SCHEMA_MODELS],
+        schemas=[urls.schema_json(kind) for kind in ALL_SCHEMA_MODELS],
         registry_json=REGISTRY_JSON,
         matrix_json=MATRIX_JSON,
         instances_json=INSTANCES_JSON,
+        configurations_json=CONFIGURATIONS_JSON,
         release_feed=urls.RELEASE_FEED,
         family_feed=urls.family_feed,
         family_count=len(registry.families),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from html import escape
 
 from neuron_compat.contract.models import Family
+from neuron_compat.contract.tested_configurations import METRIC_LABELS
 from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
@@ -23,6 +24,7 @@ from neuron_compat.site.support import (
     search_terms,
     statement_groups,
 )
+from neuron_compat.site.tested_data import configuration_rows, family_issues
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,13 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
         }
         parts.append(heading(2, f"{group.stack.name} · {group.workload}", group.anchor))
         parts.append(block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness))
+    parts.append(heading(2, "Tested configurations", "tested"))
+    parts.append(block("family_tested.html.j2", rows=configuration_rows(registry, family.id),
+                       labels=METRIC_LABELS, all_url=urls.relative_url("configurations/", url)))
+    issues = family_issues(registry, family.id)
+    if issues:
+        parts.append(heading(2, "Known issues", "known-issues"))
+        parts.append(block("family_issues.html.j2", issues=issues))
     probe = probe_context(registry, family)
     if probe is not None:
         parts.append(heading(2, "Portability probe", "probe"))

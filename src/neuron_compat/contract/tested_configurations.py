@@ -1,0 +1,254 @@
+"""The contract of tested configurations: a checkpoint run on one instance with one stack, release and
+parallelism, what came of it and what was measured, with the source that says so.
+
+A measured result is data only with its configuration, its unit, the Neuron release it was measured on and
+its source: a configuration whose release is unknown (null) may record its outcome, never a measurement.
+Files: registry/configurations/<source>.yaml, one per harvested source (written by a script under scripts/
+that records the commit or tag it read), plus the hand-edited registry/configurations/reported.yaml.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from neuron_compat.contract.models import (
+    TYPE_LABEL,
+    Date,
+    HttpsUrl,
+    Markdown,
+    Model,
+    NeuronVersion,
+    PlainText,
+    RepoId,
+    Slug,
+    StackVersionText,
+    _require_text,
+)
+from neuron_compat.contract.vocabulary import Dtype, Quantization
+
+
+class Outcome(StrEnum):
+    COMPILED_AND_RAN = "compiled-and-ran"
+    COMPILE_FAILED = "compile-failed"
+    LOAD_FAILED = "load-failed"
+    RUN_FAILED = "run-failed"
+    UNKNOWN = "unknown"
+
+
+class EvidenceKind(StrEnum):
+    VENDOR_CI = "vendor-ci"
+    VENDOR_DOCS = "vendor-docs"
+    COMMUNITY_CONTRIBUTION = "community-contribution"
+    USER_REPORT = "user-report"
+
+
+class Metric(StrEnum):
+    TOKEN_MATCHING = "token-matching"
+    ACCURACY = "accuracy"
+    THROUGHPUT = "throughput"
+    TTFT = "ttft"
+    TPOT = "tpot"
+    COMPILE_TIME = "compile-time"
+    PEAK_DEVICE_MEMORY = "peak-device-memory"
+    MFU = "mfu"
+    MBU = "mbu"
+
+
+class Unit(StrEnum):
+    PERCENT = "percent"
+    TOKENS_PER_SECOND = "tokens/s"
+    REQUESTS_PER_SECOND = "requests/s"
+    SAMPLES_PER_SECOND = "samples/s"
+    MILLISECONDS = "ms"
+    SECONDS = "s"
+    MINUTES = "min"
+    GIB = "GiB"
+    GB = "GB"
+    MIB = "MiB"
+
+
+class Phase(StrEnum):
+    CONTEXT_ENCODING = "context-encoding"
+    TOKEN_GENERATION = "token-generation"
+    END_TO_END = "end-to-end"
+
+
+OUTCOME_DESCRIPTIONS: dict[str, str] = {
+    "compiled-and-ran": "The model compiled, loaded and generated output (whatever its accuracy).",
+    "compile-failed": "Compilation failed.",
+    "load-failed": "It compiled but did not load onto the device (e.g. out of device memory).",
+    "run-failed": "It loaded but failed while running.",
+    "unknown": "The source does not say whether it ran.",
+}
+EVIDENCE_DESCRIPTIONS: dict[str, str] = {
+    "vendor-ci": "An AWS or Hugging Face continuous-integration or benchmark run, published.",
+    "vendor-docs": "A vendor documentation page (performance page, model recipe) stating the result.",
+    "community-contribution": "Code contributed to a vendor repository outside its official support "
+                              "(e.g. NxD Inference contrib/models), with the result its README states.",
+    "user-report": "Someone's public report (issue thread, forum or blog post) naming what was run and on what.",
+}
+METRIC_UNITS: dict[str, tuple[str, ...]] = {
+    "token-matching": ("percent",),
+    "accuracy": ("percent",),
+    "throughput": ("tokens/s", "requests/s", "samples/s"),
+    "ttft": ("ms", "s"),
+    "tpot": ("ms", "s"),
+    "compile-time": ("s", "min"),
+    "peak-device-memory": ("GiB", "GB", "MiB"),
+    "mfu": ("percent",),
+    "mbu": ("percent",),
+}
+"""Each metric and the units it may be given in (the first is the one pages show by default)."""
+METRIC_LABELS: dict[str, str] = {
+    "token-matching": "Token matching", "accuracy": "Accuracy", "throughput": "Throughput", "ttft": "TTFT",
+    "tpot": "TPOT", "compile-time": "Compile time", "peak-device-memory": "Peak device memory",
+    "mfu": "MFU", "mbu": "MBU",
+}
+PERCENT_METRICS = frozenset(metric for metric, units in METRIC_UNITS.items() if units == ("percent",))
+
+_INSTANCE = r"^[a-z][a-z0-9]*\.[a-z0-9]+$"
+InstanceRef = Annotated[str, BeforeValidator(_require_text),
+                        Field(min_length=3, max_length=40, pattern=_INSTANCE,
+                              json_schema_extra={TYPE_LABEL: "instance type (e.g. 'trn1.32xlarge')"})]
+PositiveCount = Annotated[int, Field(ge=1, le=10_000_000, strict=True)]
+Degree = Annotated[int, Field(ge=1, le=1024, strict=True)]
+# a URL that names a commit or a tag: a GitHub blob/tree at a 7-40 hex commit or a v-tag, or a versioned docs page
+_PINNED = re.compile(
+    r"^https://(?:github\.com/[^/]+/[^/]+/(?:blob|tree)/(?:[0-9a-f]{7,40}|v?[0-9][0-9A-Za-z.+_-]*)/"
+    r"|github\.com/[^/]+/[^/]+/(?:issues|pull|discussions)/[0-9]+"
+    r"|[a-z0-9.-]+/en/v?[0-9][0-9A-Za-z.+_-]*/"
+    r"|huggingface\.co/[^/]+/[^/]+/(?:blob|tree)/[0-9a-f]{7,40}/)")
+
+
+class Measurement(Model):
+    """One measured number: a metric of a closed vocabulary, its value, its unit and the phase it covers."""
+
+    metric: Metric = Field(description="What was measured.")
+    name: PlainText | None = Field(
+        default=None, description="For `accuracy`: the benchmark or metric name (e.g. 'GSM8K'); for others, "
+        "how the source labels it when it is more specific (e.g. 'teacher-forced').")
+    value: float = Field(description="The number, as the source gives it (finite).")
+    unit: Unit = Field(description="Its unit; each metric allows only some units (METRIC_UNITS).")
+    phase: Phase | None = Field(default=None, description="Context encoding, token generation or end to end, "
+                                "where the source says which.")
+    approximate: bool = Field(default=False, description="The source writes the value as approximate (~).")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Measurement:
+        if not math.isfinite(self.value):
+            raise ValueError("a measured value must be a finite number")
+        allowed = METRIC_UNITS[str(self.metric)]
+        if str(self.unit) not in allowed:
+            raise ValueError(f"the unit '{self.unit}' does not fit the metric '{self.metric}' "
+                             f"(allowed: {', '.join(allowed)})")
+        if self.metric == Metric.ACCURACY and not self.name:
+            raise ValueError("an accuracy measurement needs the name of its benchmark or metric (name: ...)")
+        if str(self.metric) in PERCENT_METRICS and not 0 <= self.value <= 100:
+            raise ValueError(f"a percentage must lie between 0 and 100, got {self.value}")
+        if self.value < 0:
+            raise ValueError(f"a measured {self.metric} cannot be negative, got {self.value}")
+        return self
+
+
+class ConfigurationParallelism(Model):
+    """The parallel layout the run used; a degree the source does not give is null."""
+
+    tensor: Degree | None = Field(default=None, description="Tensor-parallel degree (TP).")
+    pipeline: Degree | None = Field(default=None, description="Pipeline-parallel degree (PP).")
+    expert: Degree | None = Field(default=None, description="Expert-parallel degree (EP).")
+    data: Degree | None = Field(default=None, description="Data-parallel degree (DP).")
+    logical_neuron_cores: Degree | None = Field(
+        default=None, description="The logical-NeuronCore setting (LNC) the run used, where the source says it.")
+
+
+class ConfigurationSource(Model):
+    """Where the configuration and its results are written: a URL at a commit or a tag."""
+
+    url: HttpsUrl = Field(description="The file at a commit or tag, a versioned docs page, or an issue thread.")
+    title: PlainText | None = Field(default=None, description="A readable title for the link.")
+
+
+class TestedConfiguration(Model):
+    """A checkpoint run on an instance with a stack at a release, what came of it and what was measured."""
+
+    id: Slug = Field(description="Unique id across all configuration files.")
+    family: Slug = Field(description="The family id (families/<id>.yaml) the checkpoint belongs to.")
+    checkpoint: PlainText = Field(description="The checkpoint as the source writes it (never an invented org).")
+    hub_id: RepoId | None = Field(default=None, description="Its Hub repo id, when the source gives one.")
+    stack: Slug = Field(description="The stack id (stacks.yaml).")
+    stack_version: StackVersionText | None = Field(
+        default=None, description="The stack's own version used, when the source says it (must be in stacks.yaml).")
+    release: NeuronVersion | None = Field(
+        description="The Neuron release it was measured on (releases.yaml); null when the source does not say.")
+    release_stated: PlainText | None = Field(
+        default=None, description="The release as the source words it (e.g. 'Neuron SDK 2.28'), when the "
+        "release above was read from those words.")
+    instance: InstanceRef | None = Field(
+        description="The instance type (instances.yaml); null when the source does not say.")
+    parallelism: ConfigurationParallelism = Field(
+        default_factory=ConfigurationParallelism, description="TP / PP / EP / DP / LNC used.")
+    batch_size: PositiveCount | None = Field(default=None, description="Batch size (null: not stated).")
+    sequence_length: PositiveCount | None = Field(default=None, description="Total sequence length (null: not stated).")
+    input_length: PositiveCount | None = Field(default=None, description="Prompt (context) length, where stated.")
+    output_length: PositiveCount | None = Field(default=None, description="Generated tokens, where stated.")
+    dtype: Dtype | None = Field(default=None, description="The weights' dtype (null: not stated).")
+    quantization: Quantization | None = Field(default=None, description="Quantization used, if any.")
+    outcome: Outcome = Field(description="What came of the run.")
+    measurements: list[Measurement] = Field(
+        default_factory=list, description="What was measured; refused when `release` is null.")
+    validated: Date | None = Field(description="When the run was validated or profiled, per the source.")
+    source: ConfigurationSource = Field(description="Where it is written.")
+    evidence: EvidenceKind = Field(description="What kind of evidence the source is.")
+    notes: list[Markdown] = Field(default_factory=list, description="What a reader should know (what was left out).")
+
+    @model_validator(mode="after")
+    def _measured_only_at_a_release(self) -> TestedConfiguration:
+        if self.measurements and self.release is None:
+            raise ValueError(
+                "measurements need the Neuron release they were measured on, and `release` is null "
+                "(hint: set release to the release the source names, or drop the measurements and keep the outcome)")
+        if not _PINNED.match(self.source.url):
+            raise ValueError(
+                f"source.url {self.source.url[:80]!r} names no commit or tag (hint: link the file at a commit, "
+                "e.g. https://github.com/<org>/<repo>/blob/<commit>/<path>, or a versioned docs page /en/v2.28.0/...)")
+        return self
+
+
+class HarvestRecord(Model):
+    """What a harvest script read: the repository and the commit or tag, so a re-run can be compared."""
+
+    script: PlainText = Field(description="The script that wrote the file, e.g. scripts/harvest_nxdi_contrib.py.")
+    repository: HttpsUrl = Field(description="The repository or site read.")
+    revision: PlainText = Field(description="The commit or tag read.")
+    taken: Date = Field(description="When the harvest ran.")
+
+
+class NotRecorded(Model):
+    """A page of the source the harvest read but recorded no configuration from, and why."""
+
+    path: PlainText = Field(description="The page or file.")
+    reason: PlainText = Field(description="Why nothing was recorded (no family in the registry, no configuration stated).")
+
+
+class ConfigurationsFile(Model):
+    """registry/configurations/<source>.yaml: the tested configurations of one source."""
+
+    source: Slug = Field(description="The source id; must equal the file name without .yaml.")
+    description: Markdown = Field(description="What the source is and how its pages were read.")
+    harvest: HarvestRecord | None = Field(
+        default=None, description="For a harvested file: the script and the revision it read (null: hand-edited).")
+    configurations: list[TestedConfiguration] = Field(default_factory=list, description="The configurations.")
+    not_recorded: list[NotRecorded] = Field(default_factory=list, description="Pages read but not recorded, and why.")
+
+
+class TestedConfigurationsDocument(BaseModel):
+    """The configurations section of the compiled document: every file's configurations, by file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    files: list[ConfigurationsFile] = Field(default_factory=list)

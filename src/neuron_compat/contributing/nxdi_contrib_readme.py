@@ -1,0 +1,335 @@
+"""Reading the NxD Inference contrib model READMEs (contrib/models/<model>/README.md) into tested configurations.
+
+The READMEs mostly follow one template: a "**Validated:** <date>" line and a "**Configuration:** TP=..,
+batch_size=.., seq_len=.., <dtype>" line over a test table (smoke test, token matching, TTFT, throughput),
+then a "Device Profiling Metrics" part with its own configuration, "**Instance:** <type> | **Profiled:** <date>",
+MFU / MBU per phase, throughput and compile time. A few state the Neuron release ("**SDK:** Neuron SDK 2.28").
+Each part becomes one configuration. A value the README writes as `None` is unknown, never zero. Parts whose
+Neuron release the README does not state keep their outcome and lose their measurements (a measured result is
+data only with the release it was measured on); the configuration's notes say how many were left out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from neuron_compat.contract.hub_ids import is_valid_repo_id
+
+REPOSITORY = "https://github.com/aws-neuron/neuronx-distributed-inference"
+STACK = "nxd-inference"
+EVIDENCE = "community-contribution"
+
+FAMILY_BY_MODEL_DIR: dict[str, str] = {
+    "ERNIE-4.5-0.3B-PT": "ernie4_5", "EXAONE-4.0-1.2B": "exaone4", "Falcon-H1-0.5B-Instruct": "falcon_h1",
+    "GLM-4-9B-0414": "glm4", "Llama-2-7b-hf": "llama", "Mistral-Small-3.1-24B-Instruct-2503": "mistral3",
+    "Mixtral-8x7B-Instruct-v0.1": "mixtral", "OLMo-2-0425-1B-Instruct": "olmo2", "OLMo-2-1124-7B": "olmo2",
+    "OLMo-3-7B-Think": "olmo3", "Phi-3-mini-4k-instruct": "phi3", "Phi-3.5-mini-instruct": "phi3",
+    "Phi-3.5-MoE-instruct": "phimoe", "Qwen2-7B-Instruct": "qwen2", "Qwen2.5-VL-32B-Instruct": "qwen2_5_vl",
+    "Qwen2.5-VL-3B-Instruct": "qwen2_5_vl", "Qwen3-0.6B": "qwen3", "Qwen3-VL-8B-Thinking": "qwen3_vl",
+    "Seed-OSS-36B-Instruct": "seed_oss", "SmolLM3-3B": "smollm3", "c4ai-command-r7b-12-2024": "cohere2",
+    "falcon-7b": "falcon", "gemma-2-9b": "gemma2", "gemma-2b-it": "gemma", "gemma-3-1b-it": "gemma3",
+    "gemma3-vision": "gemma3", "glm-4-9b-chat-hf": "glm", "gpt-j-6b": "gptj", "gpt-neo-1.3B": "gpt_neo",
+    "gpt2": "gpt2", "gpt_bigcode-santacoder": "gpt_bigcode", "granite-3.1-8b-instruct": "granite",
+    "hunyuan-7b-instruct": "hunyuan", "lfm2-2.6b": "lfm2", "llava-v1.5-7b": "llava", "opt-1.3b": "opt",
+    "phi-1_5": "phi", "pythia-2.8b": "gpt_neox", "recurrentgemma-2b-it": "recurrent_gemma",
+    "stablelm-2-1_6b": "stablelm", "starcoder2-3b": "starcoder2", "DeepSeek-V3": "deepseek_v3",
+    "chandra": "qwen3_vl",
+}
+"""contrib model directory -> registry family, written by hand from each README's model id and architecture.
+A directory not listed here is read but not recorded (its family is not in the registry, or its model type
+is not certain from the README)."""
+
+_DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "float32": "fp32", "fp32": "fp32"}
+_NUMBER = r"~?\s*([0-9][0-9,]*(?:\.[0-9]+)?)"
+_DATE = re.compile(r"\*\*Validated:\*\*\s*([0-9]{4}-[0-9]{2}-[0-9]{2})")
+_PROFILED = re.compile(r"\*\*Instance:\*\*\s*([a-z][a-z0-9]*\.[a-z0-9]+)\s*\|\s*\*\*Profiled:\*\*\s*"
+                       r"([0-9]{4}-[0-9]{2}-[0-9]{2})")
+_INSTANCE_LINE = re.compile(r"^\*\*Instance:\*\*\s*([a-z][a-z0-9]*\.[a-z0-9]+)(.*)$")
+_CONFIGURATION = re.compile(r"^\*\*Configuration:\*\*\s*(.+?)\s*$")
+_SDK_LINE = re.compile(r"^\*\*SDK:\*\*(.*)$")
+_SDK_VERSION = re.compile(r"\bSDK\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b")
+_LNC = re.compile(r"\bLNC\s*=\s*([0-9]+)", re.IGNORECASE)
+_HUB_ID = re.compile(r"\*\*HuggingFace ID:\*\*\s*`([^`]+)`")
+_EXAMPLE = re.compile(r"^\s*[*-]\s+`?([A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*)`?\s*$")
+_ROW = re.compile(r"^\|(.+)\|\s*$")
+_PERCENT_MATCH = re.compile(_NUMBER + r"\s*%\s*match", re.IGNORECASE)
+_TOK_S = re.compile(_NUMBER + r"\s*tok(?:en)?s?/s(?:ec)?\b", re.IGNORECASE)
+_MS = re.compile(_NUMBER + r"\s*ms\b")
+_THROUGHPUT_LINE = re.compile(r"\*\*Throughput:\*\*\s*" + _NUMBER + r"\s*tok/s")
+_COMPILE_LINE = re.compile(r"\*\*Compile Time:\*\*\s*" + _NUMBER + r"\s*s\b")
+_PROFILE_PHASES = ("context-encoding", "token-generation")
+_PROFILE_METRICS = {"mfu (%)": "mfu", "mbu (%)": "mbu"}
+_STATUS_RAN = re.compile(r"^\*\*Status:\*\*.*\b(?:VALIDATED|PASS|EXCELLENT|GOOD)\b")
+_VALIDATION_WINDOW = 12  # lines after "Validated:" that belong to its header (configuration, instance, SDK)
+
+
+@dataclass
+class Part:
+    """One configuration a README states, as read (before the release rule drops measurements)."""
+
+    kind: str  # "validated" or "profiled"
+    line: int  # 1-based line of its Validated / Instance line, for the source link
+    date: str | None
+    settings: dict[str, Any] = field(default_factory=dict)
+    instance: str | None = None
+    lnc: int | None = None
+    release_stated: str | None = None
+    outcome: str = "unknown"
+    measurements: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text.replace(",", ""))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _measurement(metric: str, raw: str, unit: str, cell: str, phase: str | None = None,
+                 name: str | None = None) -> dict[str, Any] | None:
+    value = _number(raw)
+    if value is None:
+        return None
+    found: dict[str, Any] = {"metric": metric}
+    if name:
+        found["name"] = name
+    found.update({"value": value, "unit": unit})
+    if phase:
+        found["phase"] = phase
+    if "~" in cell:
+        found["approximate"] = True
+    return found
+
+
+def parse_configuration(text: str) -> dict[str, Any]:
+    """'TP=2, batch_size=None, seq_len=512, bfloat16' -> {'tensor': 2, 'seq_len': 512, 'dtype': 'bf16'}.
+
+    `None` (and anything that is not a positive integer) is unknown and left out."""
+    settings: dict[str, Any] = {}
+    for token in (part.strip() for part in text.split(",")):
+        key, _, raw = token.partition("=")
+        key = key.strip().lower()
+        raw = raw.strip()
+        if not raw:
+            dtype = _DTYPES.get(key)
+            if dtype:
+                settings["dtype"] = dtype
+            continue
+        name = {"tp": "tensor", "tp_degree": "tensor", "batch_size": "batch_size", "seq_len": "sequence_length",
+                "pp": "pipeline", "ep": "expert", "dp": "data", "lnc": "lnc"}.get(key)
+        if name and raw.isdigit() and int(raw) >= 1:
+            settings[name] = int(raw)
+    return settings
+
+
+def _cells(line: str) -> list[str] | None:
+    row = _ROW.match(line.strip())
+    if not row:
+        return None
+    return [cell.strip() for cell in row.group(1).split("|")]
+
+
+def _test_table(lines: Sequence[str], start: int, end: int) -> tuple[str, list[dict[str, Any]]]:
+    """The outcome and measurements of a validation part's test table."""
+    outcome = "unknown"
+    found: list[dict[str, Any]] = []
+    for line in lines[start:end]:
+        if outcome == "unknown" and _STATUS_RAN.match(line.strip()):
+            outcome = "compiled-and-ran"  # the README's verdict line says the port ran
+        cells = _cells(line)
+        if not cells or len(cells) < 3:
+            continue
+        test, status, result = cells[0].lower(), cells[1], " | ".join(cells[2:])
+        if test.startswith("smoke test"):
+            outcome = "compiled-and-ran" if "PASS" in status else "run-failed" if "FAIL" in status else outcome
+        elif "token match" in test:
+            match = _PERCENT_MATCH.search(result)
+            if match:
+                outcome = "compiled-and-ran" if outcome == "unknown" else outcome
+                label = "teacher-forced" if "teacher" in test else "greedy" if "greedy" in test else None
+                item = _measurement("token-matching", match.group(1), "percent", result, name=label)
+                if item:
+                    found.append(item)
+        elif test.startswith("ttft"):
+            match = _MS.search(result)
+            item = _measurement("ttft", match.group(1), "ms", result) if match else None
+            if item:
+                found.append(item)
+        elif test.startswith("throughput"):
+            match = _TOK_S.search(result)
+            item = _measurement("throughput", match.group(1), "tokens/s", result) if match else None
+            if item:
+                found.append(item)
+    return outcome, found
+
+
+def _profile_measurements(lines: Sequence[str], start: int, end: int) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for line in lines[start:end]:
+        cells = _cells(line)
+        if cells and len(cells) == 3 and cells[0].lower() in _PROFILE_METRICS:
+            metric = _PROFILE_METRICS[cells[0].lower()]
+            for phase, cell in zip(_PROFILE_PHASES, cells[1:], strict=True):
+                item = _measurement(metric, cell.replace("~", ""), "percent", cell, phase=phase)
+                if item:
+                    found.append(item)
+        throughput = _THROUGHPUT_LINE.search(line)
+        if throughput:
+            item = _measurement("throughput", throughput.group(1), "tokens/s", line)
+            if item:
+                found.append(item)
+        compile_time = _COMPILE_LINE.search(line)
+        if compile_time:
+            item = _measurement("compile-time", compile_time.group(1), "s", line)
+            if item:
+                found.append(item)
+    return found
+
+
+def _header(lines: Sequence[str], start: int, stop: int, part: Part) -> None:
+    """Configuration, instance and SDK lines of a part's header (lines start..stop)."""
+    for line in lines[start:stop]:
+        stripped = line.strip()
+        configuration = _CONFIGURATION.match(stripped)
+        if configuration and not part.settings:
+            part.settings = parse_configuration(configuration.group(1))
+        instance = _INSTANCE_LINE.match(stripped)
+        if instance and part.instance is None:
+            part.instance = instance.group(1)
+            lnc = _LNC.search(instance.group(2))
+            part.lnc = int(lnc.group(1)) if lnc else None
+        sdk = _SDK_LINE.match(stripped)
+        if sdk and part.release_stated is None:
+            version = _SDK_VERSION.search(sdk.group(1))
+            if version:
+                part.release_stated = f"SDK {version.group(1)}"
+    if part.lnc is None and "lnc" in part.settings:
+        part.lnc = part.settings["lnc"]
+
+
+def parse_readme(text: str) -> list[Part]:
+    """The validated and profiled parts of one README, in order."""
+    lines = text.splitlines()
+    starts: list[tuple[int, str, str, str | None]] = []  # (index, kind, date, instance)
+    for index, line in enumerate(lines):
+        validated = _DATE.search(line)
+        if validated:
+            starts.append((index, "validated", validated.group(1), None))
+        profiled = _PROFILED.search(line)
+        if profiled:
+            starts.append((index, "profiled", profiled.group(2), profiled.group(1)))
+    parts: list[Part] = []
+    for position, (index, kind, date, instance) in enumerate(starts):
+        end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
+        part = Part(kind=kind, line=index + 1, date=date, instance=instance)
+        if kind == "validated":
+            stop = min(end, index + _VALIDATION_WINDOW)
+            heading = next((i for i in range(index + 1, stop) if lines[i].lstrip().startswith("#")), stop)
+            _header(lines, index, heading, part)
+            part.outcome, part.measurements = _test_table(lines, index, end)
+        else:
+            _header(lines, max(0, index - 2), index + 1, part)  # its Configuration line sits just above
+            part.measurements = _profile_measurements(lines, index, end)
+            part.outcome = "compiled-and-ran" if part.measurements else "unknown"
+        parts.append(part)
+    return parts
+
+
+def checkpoint_of(text: str) -> tuple[str | None, str | None]:
+    """(checkpoint as written, Hub repo id) from the HuggingFace ID line, else the Example Checkpoints list."""
+    stated = _HUB_ID.search(text)
+    written = stated.group(1).strip() if stated else None
+    if written in (None, "None", ""):
+        written = None
+        lines = text.splitlines()
+        for index, line in enumerate(lines):
+            if line.strip().lower().startswith("## example checkpoints"):
+                for item in lines[index + 1:index + 8]:
+                    example = _EXAMPLE.match(item)
+                    if example:
+                        written = example.group(1)
+                        break
+                break
+    if written is None:
+        return None, None
+    return written, written if "/" in written and is_valid_repo_id(written) else None
+
+
+def release_for(stated: str | None, validated: str | None, releases: Sequence[tuple[str, dt.date]]) -> str | None:
+    """The Neuron release a README's 'SDK X.Y[.Z]' names: X.Y.Z when it is listed; for X.Y, the only X.Y.*
+    release dated on or before the validation date (None when there are several, none, or no date)."""
+    if stated is None:
+        return None
+    version = stated.removeprefix("SDK ").strip()
+    listed = [name for name, _ in releases]
+    if version.count(".") == 2:
+        return version if version in listed else None
+    if validated is None:
+        return None
+    day = dt.date.fromisoformat(validated)
+    candidates = [name for name, date in releases if name.startswith(version + ".") and date <= day]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def configuration_entries(model_dir: str, text: str, commit: str,
+                          releases: Sequence[tuple[str, dt.date]]) -> tuple[list[dict[str, Any]], str | None]:
+    """The configurations of one README as YAML-ready dicts, or ([], why none) when it gives none."""
+    family = FAMILY_BY_MODEL_DIR.get(model_dir)
+    if family is None:
+        return [], "no registry family is mapped to this model (FAMILY_BY_MODEL_DIR)"
+    checkpoint, hub_id = checkpoint_of(text)
+    if checkpoint is None:
+        checkpoint = model_dir
+    parts = parse_readme(text)
+    if not parts:
+        return [], "no 'Validated:' or 'Instance: ... | Profiled:' line in the template's form"
+    path = f"contrib/models/{model_dir}/README.md"
+    entries: list[dict[str, Any]] = []
+    for part in parts:
+        release = release_for(part.release_stated, part.date, releases)
+        entry: dict[str, Any] = {"id": f"nxdi-contrib-{_slug(model_dir)}-{part.kind}-l{part.line}",
+                                 "family": family, "checkpoint": checkpoint}
+        if hub_id:
+            entry["hub_id"] = hub_id
+        entry.update({"stack": STACK, "release": release})
+        if release is not None and part.release_stated:
+            entry["release_stated"] = part.release_stated
+        entry["instance"] = part.instance
+        parallelism = {name: part.settings[key] for key, name in
+                       (("tensor", "tensor"), ("pipeline", "pipeline"), ("expert", "expert"), ("data", "data"))
+                       if key in part.settings}
+        if part.lnc is not None:
+            parallelism["logical_neuron_cores"] = part.lnc
+        if parallelism:
+            entry["parallelism"] = parallelism
+        for key in ("batch_size", "sequence_length", "dtype"):
+            if key in part.settings:
+                entry[key] = part.settings[key]
+        entry["outcome"] = part.outcome
+        notes: list[str] = []
+        if release is not None:
+            entry["measurements"] = part.measurements
+        elif part.measurements:
+            notes.append(f"The README gives {len(part.measurements)} measured value(s) here but not the Neuron "
+                         "release they were measured on, so none is recorded.")
+        if part.release_stated and release is None:
+            notes.append(f"The README says '{part.release_stated}', which names more than one Neuron release "
+                         "listed at its date (or none), so the release is left unknown.")
+        entry["validated"] = dt.date.fromisoformat(part.date) if part.date else None
+        entry["source"] = {"url": f"{REPOSITORY}/blob/{commit}/{path}#L{part.line}",
+                           "title": f"NxD Inference contrib {model_dir} README ({part.kind})"}
+        entry["evidence"] = EVIDENCE
+        if notes:
+            entry["notes"] = notes
+        entries.append(entry)
+    return entries, None

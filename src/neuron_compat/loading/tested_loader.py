@@ -1,0 +1,79 @@
+"""Loading registry/configurations/*.yaml (tested configurations) and registry/known-issues.yaml.
+
+Both are optional: a registry without them has no tested configurations and no known issues. The loader
+(loader.py) calls these with its own one-file loader, so every problem is located the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from neuron_compat.contract.known_issues import KnownIssuesFile
+from neuron_compat.contract.tested_configurations import ConfigurationsFile
+from neuron_compat.loading.loaded_registry import FileKey
+from neuron_compat.loading.node_locations import Locator
+from neuron_compat.loading.problems import Problem
+from neuron_compat.loading.yaml_reader import LoadedYaml, display_path
+from neuron_compat.safeio.bounded_read import something_at
+
+CONFIGURATIONS_DIR = "configurations"
+KNOWN_ISSUES_FILE = "known-issues.yaml"
+KNOWN_ISSUES_KEY = FileKey("file", KNOWN_ISSUES_FILE)
+
+M = TypeVar("M", bound=BaseModel)
+LoadOne = Callable[[Path, type[M], list[Problem]], tuple[LoadedYaml | None, M | None]]
+
+
+def configurations_key(source: str) -> FileKey:
+    """The key of configurations/<source>.yaml in `Registry.files`."""
+    return FileKey("file", f"{CONFIGURATIONS_DIR}/{source}.yaml")
+
+
+def load_configurations(directory: Path, load_one: LoadOne[ConfigurationsFile], files: dict[FileKey, LoadedYaml],
+                        broken: set[FileKey], problems: list[Problem]) -> list[ConfigurationsFile]:
+    """configurations/<source>.yaml, each named by its source id, sorted by file name."""
+    found: list[ConfigurationsFile] = []
+    if something_at(directory) and not directory.is_dir():
+        problems.append(Problem(display_path(directory), 0, 0, "", "configurations/ must be a directory of "
+                                "<source>.yaml files, found something else", rule="layout"))
+        return found
+    for path in sorted(directory.glob("*")) if directory.is_dir() else []:
+        if path.name.startswith(".") or path.is_dir():
+            continue
+        if path.suffix != ".yaml":
+            problems.append(Problem(display_path(path), 0, 0, "", "only .yaml files belong in configurations/",
+                                    "rename it to <source>.yaml", rule="layout"))
+            continue
+        key = configurations_key(path.stem)
+        loaded, value = load_one(path, ConfigurationsFile, problems)
+        if loaded is not None:
+            files[key] = loaded
+        if value is None:
+            broken.add(key)
+            continue
+        if value.source != path.stem:
+            line, column = Locator(loaded.text).position(("source",)) if loaded else (0, 0)
+            problems.append(Problem(display_path(path), line, column, "source",
+                                    f"source '{value.source}' does not match the file name '{path.name}'",
+                                    f"rename the file to {value.source}.yaml or set source: {path.stem}",
+                                    rule="file-name"))
+            continue
+        found.append(value)
+    return found
+
+
+def load_known_issues(path: Path, load_one: LoadOne[KnownIssuesFile], files: dict[FileKey, LoadedYaml],
+                      broken: set[FileKey], problems: list[Problem]) -> KnownIssuesFile | None:
+    """known-issues.yaml, when it exists."""
+    if not something_at(path):
+        return None
+    loaded, value = load_one(path, KnownIssuesFile, problems)
+    if loaded is not None:
+        files[KNOWN_ISSUES_KEY] = loaded
+    if value is None:
+        broken.add(KNOWN_ISSUES_KEY)
+    return value

@@ -1,0 +1,83 @@
+"""Tested configurations name what exists: their family, stack, stack version, release and instance; ids are unique."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from neuron_compat.contract.tested_configurations import TestedConfiguration
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.loading.tested_loader import configurations_key
+from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule
+from neuron_compat.rules.known_references import release_hint, stack_hint
+
+
+def did_you_mean(value: str, known: list[str], what: str, plural: str | None = None) -> str:
+    close = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return f"no {what} is listed" if not known else f"known {plural or what + 's'}: " + ", ".join(known[:12]) + (
+        ", ..." if len(known) > 12 else "")
+
+
+def missing_family(registry: Registry, family: str) -> bool:
+    """The family is not in the registry and has no file of its own that failed to load (whose problems are
+    reported already: a second problem here would only repeat them)."""
+    if family in registry.family_by_id:
+        return False
+    return not (registry.root / "families" / f"{family}.yaml").exists()
+
+
+def instance_names(registry: Registry) -> list[str] | None:
+    """The instance types of instances.yaml, or None when the registry has no instances file."""
+    instances = getattr(registry, "instances", None)
+    if instances is None:
+        return None
+    return [instance.name for instance in instances.instances]
+
+
+def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str | int, ...],
+                            configuration: TestedConfiguration, instances: list[str] | None) -> Iterator[Finding]:
+    if missing_family(registry, configuration.family):
+        yield Finding(key, (*where, "family"), f"family '{configuration.family}' is not in families/",
+                      did_you_mean(configuration.family, sorted(registry.family_by_id), "family", "families"))
+    stack = registry.stack_by_id.get(configuration.stack)
+    if stack is None and STACKS_KEY not in registry.broken:
+        yield Finding(key, (*where, "stack"), f"stack '{configuration.stack}' is not in stacks.yaml",
+                      stack_hint(configuration.stack, sorted(registry.stack_by_id)))
+    if stack is not None and configuration.stack_version is not None:
+        own = [v.version for v in stack.versions]
+        if configuration.stack_version not in own:
+            hint = did_you_mean(configuration.stack_version, own, f"{stack.id} version")
+            yield Finding(key, (*where, "stack_version"),
+                          f"'{configuration.stack_version}' is not a known {stack.id} version in stacks.yaml", hint)
+    release = configuration.release
+    if release is not None and RELEASES_KEY not in registry.broken and release not in registry.release_by_version:
+        yield Finding(key, (*where, "release"), f"release '{release}' is not in releases.yaml",
+                      release_hint(release, registry.release_versions))
+    if configuration.instance is not None:
+        if instances is None:
+            yield Finding(key, (*where, "instance"), f"instance '{configuration.instance}' cannot be checked: "
+                          "the registry has no instances.yaml", "add instances.yaml, or set instance: null")
+        elif configuration.instance not in instances:
+            yield Finding(key, (*where, "instance"), f"instance '{configuration.instance}' is not in instances.yaml",
+                          did_you_mean(configuration.instance, instances, "instance"))
+
+
+def check(registry: Registry) -> Iterator[Finding]:
+    instances = instance_names(registry)
+    seen: dict[str, str] = {}
+    for configurations in registry.configuration_files:
+        key = configurations_key(configurations.source)
+        for index, configuration in enumerate(configurations.configurations):
+            where: tuple[str | int, ...] = ("configurations", index)
+            first = seen.get(configuration.id)
+            if first is not None:
+                yield Finding(key, (*where, "id"), f"configuration id '{configuration.id}' is used twice "
+                              f"(first at {first})", "give each configuration its own id")
+            else:
+                seen[configuration.id] = f"{key} configurations[{index}]"
+            yield from _configuration_findings(registry, key, where, configuration, instances)
+
+
+RULE = Rule("tested-configurations", __doc__ or "", check)

@@ -1,0 +1,74 @@
+"""The rows of tested configurations the site shows (family pages and the configurations page), with each
+measurement's value in one unit per metric for sorting, and the known issues of a family."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from neuron_compat.contract.known_issues import KnownIssue
+from neuron_compat.contract.tested_configurations import METRIC_LABELS, METRIC_UNITS, TestedConfiguration
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+
+_TO_FIRST_UNIT: dict[str, float] = {"s": 1.0, "min": 60.0, "GiB": 1.0, "GB": 1e9 / 2**30, "MiB": 1 / 1024}
+_TIME_IN_MS = {"ms": 1.0, "s": 1000.0}
+METRIC_COLUMNS = tuple(METRIC_UNITS)
+"""The measured columns, in the order the pages show them."""
+
+
+def sort_value(metric: str, value: float, unit: str) -> float:
+    """The value in the metric's first unit (METRIC_UNITS), so rows sort across units."""
+    if metric in ("ttft", "tpot"):
+        return value * _TIME_IN_MS.get(unit, 1.0)
+    if metric == "throughput":
+        return value
+    return value * _TO_FIRST_UNIT.get(unit, 1.0)
+
+
+def _measured(configuration: TestedConfiguration) -> dict[str, list[dict[str, Any]]]:
+    cells: dict[str, list[dict[str, Any]]] = {}
+    for m in configuration.measurements:
+        shown = f"{'~' if m.approximate else ''}{m.value:g} {m.unit}"
+        if m.phase:
+            shown += f" ({m.phase})"
+        if m.name:
+            shown = f"{m.name}: {shown}"
+        cells.setdefault(str(m.metric), []).append(
+            {"value": m.value, "unit": str(m.unit), "phase": m.phase, "name": m.name, "text": shown,
+             "sort": sort_value(str(m.metric), m.value, str(m.unit))})
+    return cells
+
+
+def configuration_rows(registry: Registry, family_id: str | None = None) -> list[dict[str, Any]]:
+    """One row per configuration (of one family, or all), sorted by family, checkpoint and id."""
+    rows: list[dict[str, Any]] = []
+    for file in registry.configuration_files:
+        for c in file.configurations:
+            if family_id is not None and c.family != family_id:
+                continue
+            family = registry.family_by_id.get(c.family)
+            p = c.parallelism
+            rows.append({
+                "id": c.id, "family": c.family, "family_name": family.name if family else c.family,
+                "family_url": urls.family_url(c.family), "checkpoint": c.checkpoint, "hub_id": c.hub_id,
+                "stack": c.stack, "stack_version": c.stack_version, "release": c.release,
+                "release_stated": c.release_stated, "instance": c.instance, "tp": p.tensor, "pp": p.pipeline,
+                "ep": p.expert, "dp": p.data, "lnc": p.logical_neuron_cores, "batch_size": c.batch_size,
+                "sequence_length": c.sequence_length, "dtype": c.dtype, "quantization": c.quantization,
+                "outcome": c.outcome, "validated": c.validated.isoformat() if c.validated else None,
+                "source_url": c.source.url, "source_title": c.source.title, "evidence": c.evidence,
+                "source_file": file.source, "measured": _measured(c), "notes": list(c.notes),
+            })
+    rows.sort(key=lambda r: (r["family"], r["checkpoint"].casefold(), r["id"]))
+    return rows
+
+
+def metric_columns() -> list[dict[str, str]]:
+    return [{"id": metric, "label": METRIC_LABELS[metric], "unit": METRIC_UNITS[metric][0]}
+            for metric in METRIC_COLUMNS]
+
+
+def family_issues(registry: Registry, family_id: str) -> list[KnownIssue]:
+    if registry.known_issues is None:
+        return []
+    return [issue for issue in registry.known_issues.issues if family_id in issue.families]

@@ -1,0 +1,66 @@
+"""`check` names the tested configurations of the checkpoint, else of its family, on the instance asked for;
+`check --json` carries them and its JSON Schema describes them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from neuron_compat.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "num_hidden_layers": 32,
+          "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256,
+          "torch_dtype": "bfloat16"}
+
+
+@pytest.fixture()
+def registry(tmp_path: Path) -> Path:
+    target = tmp_path / "registry"
+    shutil.copytree(ROOT / "tests" / "check" / "registry", target)
+    shutil.copy(ROOT / "registry" / "instances.yaml", target / "instances.yaml")
+    (target / "configurations").mkdir()
+    shutil.copy(Path(__file__).parent / "fixtures" / "reported.yaml", target / "configurations" / "reported.yaml")
+    return target
+
+
+def _check(capsys: pytest.CaptureFixture[str], registry: Path, tmp_path: Path, *flags: str) -> tuple[int, str]:
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(CONFIG), encoding="utf-8")
+    code = main(["check", str(config), "--registry", str(registry), *flags])
+    return code, capsys.readouterr().out
+
+
+def test_json_names_the_family_configurations_on_the_instance_hardware(
+        registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.2xlarge")
+    tested = json.loads(out)["tested_configurations"]
+    assert tested["matched_by"] == "family" and tested["hardware"] == "trn1"
+    assert [c["id"] for c in tested["configurations"]] == ["llama-8b-trn1"]  # same hardware, not inf2
+    assert tested["configurations"][0]["measurements"][0] == {
+        "metric": "throughput", "name": None, "value": 41.5, "unit": "tokens/s", "phase": "token-generation",
+        "approximate": False}
+    _, out = _check(capsys, registry, tmp_path, "--json")
+    assert json.loads(out)["tested_configurations"]["total"] == 2
+    _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn2.48xlarge")
+    assert json.loads(out)["tested_configurations"] == {"matched_by": None, "instance": "trn2.48xlarge",
+                                                        "hardware": "trn2", "total": 0, "configurations": []}
+
+
+def test_table_lists_them_next_to_the_fit(registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = _check(capsys, registry, tmp_path, "--instance", "inf2.48xlarge")
+    assert "Tested configurations on inf2.48xlarge (inf2), of its family (none of this checkpoint): 1" in out
+    assert "meta-llama/Llama-3.1-8B-Instruct | optimum-neuron | release 2.21.0 | inf2.48xlarge | TP=24" in out
+    assert out.index("Fit (an estimate)") < out.index("Tested configurations") < out.index("Result:")
+
+
+def test_json_schema_describes_them(registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--json-schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert "tested_configurations" in schema["required"]
+    _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.32xlarge")
+    jsonschema.validate(json.loads(out), schema)

@@ -1,0 +1,87 @@
+"""The NxD Inference contrib README harvester on a fixture README: what it reads, what `None` means, and that
+measurements without a stated release are dropped (with a note) while the outcome stays."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
+from neuron_compat.contributing.nxdi_contrib_readme import (
+    FAMILY_BY_MODEL_DIR,
+    configuration_entries,
+    parse_configuration,
+    release_for,
+)
+
+README = (Path(__file__).parent / "fixtures" / "contrib_readme.md").read_text(encoding="utf-8")
+RELEASES = [("2.27.0", dt.date(2025, 12, 19)), ("2.27.1", dt.date(2026, 1, 14)),
+            ("2.28.0", dt.date(2026, 2, 26)), ("2.28.1", dt.date(2026, 3, 13))]
+COMMIT = "4bcdc54bf3b6ccdad490e5cd0680a3dc95270b8e"
+
+
+def _entries() -> list[dict[str, object]]:
+    FAMILY_BY_MODEL_DIR.setdefault("Example-7B", "llama")
+    entries, why_not = configuration_entries("Example-7B", README, COMMIT, RELEASES)
+    assert why_not is None
+    return entries
+
+
+def test_none_is_unknown_not_zero() -> None:
+    assert parse_configuration("TP=2, batch_size=None, seq_len=None, None") == {"tensor": 2}
+    assert parse_configuration("batch_size=1, seq_len=128, tp_degree=2, bf16") == {
+        "batch_size": 1, "sequence_length": 128, "tensor": 2, "dtype": "bf16"}
+    assert parse_configuration("TP=0, batch_size=-1, seq_len=abc, float16") == {"dtype": "fp16"}
+
+
+def test_release_from_sdk_words() -> None:
+    assert release_for("SDK 2.28", "2026-03-04", RELEASES) == "2.28.0"  # 2.28.1 came out on 2026-03-13
+    assert release_for("SDK 2.28", "2026-04-06", RELEASES) is None  # both 2.28 releases were out: ambiguous
+    assert release_for("SDK 2.27", "2026-03-05", RELEASES) is None
+    assert release_for("SDK 2.28.1", None, RELEASES) == "2.28.1"
+    assert release_for("SDK 2.99", "2026-03-04", RELEASES) is None
+    assert release_for(None, "2026-03-04", RELEASES) is None
+
+
+def test_validation_part_with_its_release_keeps_measurements() -> None:
+    validated = _entries()[0]
+    assert validated["id"] == "nxdi-contrib-example-7b-validated-l12"
+    assert validated["checkpoint"] == validated["hub_id"] == "example-org/Example-7B"
+    assert validated["release"] == "2.28.0" and validated["release_stated"] == "SDK 2.28"
+    assert validated["instance"] is None
+    assert validated["parallelism"] == {"tensor": 2}
+    assert "batch_size" not in validated and validated["sequence_length"] == 512 and validated["dtype"] == "bf16"
+    assert validated["outcome"] == "compiled-and-ran"
+    assert validated["measurements"] == [
+        {"metric": "token-matching", "value": 84.7, "unit": "percent"},
+        {"metric": "ttft", "value": 55.0, "unit": "ms", "approximate": True},
+        {"metric": "throughput", "value": 22.8, "unit": "tokens/s"},
+    ]
+    assert validated["source"]["url"].endswith(f"/blob/{COMMIT}/contrib/models/Example-7B/README.md#L12")
+    Configuration.model_validate(validated)
+
+
+def test_profiling_part_without_a_release_drops_measurements_and_says_so() -> None:
+    profiled = _entries()[1]
+    assert profiled["instance"] == "trn1.32xlarge" and profiled["validated"] == dt.date(2026, 3, 18)
+    assert profiled["release"] is None and profiled["batch_size"] == 1
+    assert profiled["outcome"] == "compiled-and-ran"
+    assert "measurements" not in profiled
+    assert profiled["notes"] == ["The README gives 6 measured value(s) here but not the Neuron release they were "
+                                 "measured on, so none is recorded."]
+    Configuration.model_validate(profiled)
+
+
+def test_unmapped_and_untemplated_readmes_are_not_recorded() -> None:
+    assert configuration_entries("No-Such-Model", README, COMMIT, RELEASES) == (
+        [], "no registry family is mapped to this model (FAMILY_BY_MODEL_DIR)")
+    FAMILY_BY_MODEL_DIR.setdefault("Example-7B", "llama")
+    entries, why_not = configuration_entries("Example-7B", "# A README\n\nNo results here.\n", COMMIT, RELEASES)
+    assert entries == [] and why_not is not None and "Validated" in why_not
+
+
+def test_checkpoint_name_without_org_is_kept_as_written() -> None:
+    FAMILY_BY_MODEL_DIR.setdefault("Example-7B", "llama")
+    text = README.replace("`example-org/Example-7B`", "`Example-7B`")
+    entries, _ = configuration_entries("Example-7B", text, COMMIT, RELEASES)
+    assert entries[0]["checkpoint"] == "Example-7B" and "hub_id" not in entries[0]

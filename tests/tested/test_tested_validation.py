@@ -1,0 +1,160 @@
+"""Tested configurations and known issues in a registry: each bad input is a located problem with a hint."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from neuron_compat.rules.validation import validate_registry
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = """source: reported
+description: Reports by users.
+configurations:
+  - id: llama-trn1-report
+    family: llama
+    checkpoint: meta-llama/Llama-3.1-8B-Instruct
+    hub_id: meta-llama/Llama-3.1-8B-Instruct
+    stack: optimum-neuron
+    stack_version: "0.0.27"
+    release: "2.21.0"
+    instance: trn1.32xlarge
+    parallelism: {tensor: 8}
+    batch_size: 1
+    sequence_length: 4096
+    dtype: bf16
+    outcome: compiled-and-ran
+    measurements:
+      - {metric: throughput, value: 41.5, unit: tokens/s, phase: token-generation}
+      - {metric: accuracy, name: GSM8K, value: 78.2, unit: percent}
+    validated: 2026-11-02
+    source: {url: "https://github.com/aws-neuron/aws-neuron-sdk/issues/1234"}
+    evidence: user-report
+"""
+
+
+@pytest.fixture()
+def registry(tmp_path: Path) -> Path:
+    target = tmp_path / "registry"
+    shutil.copytree(ROOT / "tests" / "check" / "registry", target)
+    instances = ROOT / "registry" / "instances.yaml"
+    if instances.exists():
+        shutil.copy(instances, target / "instances.yaml")
+    (target / "configurations").mkdir()
+    return target
+
+
+def _problems(registry: Path, text: str) -> list[str]:
+    (registry / "configurations" / "reported.yaml").write_text(text, encoding="utf-8")
+    return [problem.format() for problem in validate_registry(registry).problems]
+
+
+def _line(text: str, needle: str) -> int:
+    return text[:text.index(needle)].count("\n") + 1
+
+
+@pytest.mark.skipif(not (ROOT / "registry" / "instances.yaml").exists(), reason="needs instances.yaml")
+def test_a_complete_configuration_validates(registry: Path) -> None:
+    assert _problems(registry, GOOD) == []
+
+
+@pytest.mark.skipif(not (ROOT / "registry" / "instances.yaml").exists(), reason="needs instances.yaml")
+def test_unknown_instance_is_located_with_a_suggestion(registry: Path) -> None:
+    text = GOOD.replace("instance: trn1.32xlarge", "instance: trn1.16xlarge")
+    problems = _problems(registry, text)
+    line = _line(text, "trn1.16xlarge")
+    assert any(f"reported.yaml:{line}:" in p and "configurations[0].instance: instance 'trn1.16xlarge' is not in "
+               "instances.yaml" in p and "did you mean" in p for p in problems), problems
+
+
+def test_unknown_release_and_stack_version_are_located(registry: Path) -> None:
+    text = GOOD.replace('release: "2.21.0"', 'release: "2.21.9"').replace('"0.0.27"', '"0.0.99"')
+    problems = _problems(registry, text)
+    assert any(f"reported.yaml:{_line(text, '2.21.9')}:" in p and "release '2.21.9' is not in releases.yaml" in p
+               and "did you mean '2.21.0'?" in p for p in problems), problems
+    assert any(f"reported.yaml:{_line(text, '0.0.99')}:" in p and "'0.0.99' is not a known optimum-neuron version"
+               in p for p in problems), problems
+
+
+def test_throughput_without_a_unit_is_located(registry: Path) -> None:
+    text = GOOD.replace("value: 41.5, unit: tokens/s, phase", "value: 41.5, phase")
+    problems = _problems(registry, text)
+    assert any(f"reported.yaml:{_line(text, 'metric: throughput')}:" in p
+               and "measurements[0].unit: required field 'unit' is missing" in p for p in problems), problems
+
+
+def test_a_unit_that_does_not_fit_the_metric_is_refused(registry: Path) -> None:
+    problems = _problems(registry, GOOD.replace("unit: tokens/s", "unit: ms"))
+    assert any("the unit 'ms' does not fit the metric 'throughput' (allowed: tokens/s, requests/s, samples/s)" in p
+               for p in problems), problems
+
+
+def test_measurements_without_a_release_are_refused_with_a_hint(registry: Path) -> None:
+    text = GOOD.replace('release: "2.21.0"', "release: null")
+    problems = _problems(registry, text)
+    assert any(f"reported.yaml:{_line(text, '- id: llama')}:" in p and "measurements need the Neuron release" in p
+               and "(set release to the release the source names" in p for p in problems), problems
+    without = text.split("    measurements:")[0] + "    validated: 2026-11-02\n" + text.split("validated: 2026-11-02\n")[1]
+    assert not any("configurations[0]" in p and "release" in p for p in _problems(registry, without))
+
+
+def test_accuracy_needs_its_name_and_values_are_finite(registry: Path) -> None:
+    problems = _problems(registry, GOOD.replace("name: GSM8K, ", ""))
+    assert any("an accuracy measurement needs the name" in p for p in problems), problems
+    problems = _problems(registry, GOOD.replace("value: 41.5", "value: .inf"))
+    assert any("measurements[0]" in p and "finite" in p for p in problems), problems
+    problems = _problems(registry, GOOD.replace("value: 78.2", "value: 178.2"))
+    assert any("a percentage must lie between 0 and 100" in p for p in problems), problems
+
+
+def test_unknown_family_duplicate_ids_and_unpinned_sources(registry: Path) -> None:
+    second = GOOD.split("configurations:\n")[1]
+    text = GOOD + second.replace("family: llama", "family: lama")
+    problems = _problems(registry, text)
+    assert any("configurations[1].id: configuration id 'llama-trn1-report' is used twice" in p for p in problems)
+    assert any("configurations[1].family: family 'lama' is not in families/ (did you mean 'llama'?)" in p
+               for p in problems), problems
+    text = GOOD.replace("https://github.com/aws-neuron/aws-neuron-sdk/issues/1234",
+                        "https://github.com/aws-neuron/aws-neuron-sdk/blob/master/README.md")
+    assert any("names no commit or tag" in p for p in _problems(registry, text))
+
+
+def test_source_id_must_match_the_file_name(registry: Path) -> None:
+    problems = _problems(registry, GOOD.replace("source: reported", "source: other"))
+    assert any("source 'other' does not match the file name 'reported.yaml'" in p for p in problems), problems
+
+
+KNOWN = """issues:
+  - id: hbm
+    title: Out of HBM
+    match: {codes: [NCC_EOOM001], phrases: ["exceeds the high-bandwidth memory limit"]}
+    stacks: [{stack: nxd-inference, since: "2.21.0", fixed_in: "2.22.0"}]
+    families: [llama]
+    description: It does not fit.
+    sources: [{url: "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.32.0/compiler/error-codes/EOOM001.html", kind: vendor-docs, verified: 2026-12-03}]
+"""
+
+
+def _issue_problems(registry: Path, text: str) -> list[str]:
+    (registry / "known-issues.yaml").write_text(text, encoding="utf-8")
+    return [p.format() for p in validate_registry(registry).problems if "known-issues.yaml" in p.file]
+
+
+def test_known_issues_validate_and_refuse_bad_references(registry: Path) -> None:
+    assert _issue_problems(registry, KNOWN) == []
+    bad = KNOWN.replace('fixed_in: "2.22.0"', 'fixed_in: "2.20.0"').replace("[llama]", "[lama]").replace(
+        "nxd-inference", "nxd-inferense")
+    problems = _issue_problems(registry, bad)
+    assert any("stacks[0].stack: stack 'nxd-inferense' is not in stacks.yaml (did you mean 'nxd-inference'?)" in p
+               for p in problems), problems
+    assert any("fixed_in 2.20.0 is not after since 2.21.0" in p for p in problems), problems
+    assert any("families[0]: family 'lama' is not in families/" in p for p in problems), problems
+
+
+def test_known_issue_phrases_must_be_long_enough_and_one_spaced(registry: Path) -> None:
+    problems = _issue_problems(registry, KNOWN.replace('"exceeds the high-bandwidth memory limit"', '"OOM"'))
+    assert any("at least 8 characters" in p for p in problems), problems
+    problems = _issue_problems(registry, KNOWN.replace("the high-bandwidth", "the  high-bandwidth"))
+    assert any("single spaces" in p for p in problems), problems
