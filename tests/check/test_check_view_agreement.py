@@ -108,6 +108,8 @@ def test_views_check_and_the_javascript_agree_on_every_family_at_every_release()
                                                                      release=release))))
             assert verdict["family"]["id"] == family.id, name
             from_page = page[name].get("verdict")
+            if from_page is not None:  # the runner adds the fit (check_fit.js), which the fit tests compare
+                from_page = {key: value for key, value in from_page.items() if key != "fit"}
             if from_page != verdict:
                 differences.append(f"{name}: check_resolve.js and check differ")
             from_check = _from_check(verdict["answers"])
