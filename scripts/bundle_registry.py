@@ -2,9 +2,11 @@
 """Compile registry/ into the snapshot the package ships: src/neuron_compat/data/registry.json.
 
 The snapshot is the same document as the site's api/registry.json (`neuron-compat export --json`), data
-version included. `neuron-compat check` answers from it when no other registry is named, so the installed
-command works from any directory. Rerun this after every change under registry/; the tests fail while the
-committed snapshot differs from what registry/ compiles to.
+version included, with its index (data/registry.index.json). `neuron-compat check` answers from it when no
+other registry is named, so the installed command works from any directory. `neuron-compat new` and
+`add-evidence` rebuild it when they change this checkout's registry/; after a hand edit under registry/ run
+this (the pre-commit hook does); the tests fail while the committed snapshot differs from what registry/
+compiles to. The code is `neuron_compat.contributing.bundled_snapshot`.
 
 Usage::
 
@@ -18,40 +20,39 @@ import argparse
 import sys
 from pathlib import Path
 
-from neuron_compat.check.bundled_index import index_text
-from neuron_compat.contributing.upstream_snapshot import write_or_check
+from neuron_compat.contributing.bundled_snapshot import (
+    SCRIPT,
+    SourceTree,
+    compile_registry,
+    stale_files,
+    write_snapshot,
+)
 from neuron_compat.loading.problems import render_problems
-from neuron_compat.publishing.registry_document import dumps, registry_to_json
-from neuron_compat.rules.validation import validate_registry
 
-ROOT = Path(__file__).resolve().parents[1]
-REGISTRY = ROOT / "registry"
-SNAPSHOT = ROOT / "src" / "neuron_compat" / "data" / "registry.json"
-INDEX = ROOT / "src" / "neuron_compat" / "data" / "registry.index.json"  # where check finds what it reads
-
-
-def compiled_text(registry: Path = REGISTRY) -> str | None:
-    """The snapshot text registry/ compiles to, or None (problems printed) when it does not validate."""
-    result = validate_registry(registry)
-    if result.problems:
-        print(render_problems(result.problems, "text"), file=sys.stderr)
-        return None
-    return dumps(registry_to_json(result.registry))
+TREE = SourceTree(Path(__file__).resolve().parents[1])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 when out of date")
     args = parser.parse_args(argv)
-    text = compiled_text()
+    text, problems = compile_registry(TREE.registry)
     if text is None:
+        print(render_problems(problems, "text"), file=sys.stderr)
         return 1
-    command = "python scripts/bundle_registry.py"
-    snapshot = write_or_check(SNAPSHOT, text, command, args.check)
-    if snapshot:
-        return snapshot
-    # the index describes the bytes of the snapshot as committed
-    return write_or_check(INDEX, index_text(SNAPSHOT.read_text(encoding="utf-8")), command, args.check)
+    if args.check:
+        stale = stale_files(TREE, text)
+        for path in stale:
+            print(f"{path} is out of date; rerun {SCRIPT}", file=sys.stderr)
+        if not stale:
+            print(f"{TREE.snapshot} is up to date", file=sys.stderr)
+        return 1 if stale else 0
+    written = write_snapshot(TREE, text)
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    if not written:
+        print(f"{TREE.snapshot} is up to date", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ EXPECTED = {
         ("nxd-inference", "inference"): ("supported", ["context-beyond-verified"]),
     }),
     "mistral-7b-v0.1.json": ("supported", 0, "mistral", [], {
-        ("optimum-neuron", "inference"): ("unsupported", ["ended"]),
+        ("optimum-neuron", "inference"): ("ended", ["ended"]),
         ("nxd-inference", "inference"): ("supported", []),
     }),
     "mixtral-8x7b-v0.1.json": ("partial", 3, "mixtral", [], {("nxd-inference", "inference"): ("partial", [])}),
@@ -227,6 +227,7 @@ OPTION_SETS = [
     ({"release": "2.21.0", "workload": "inference"}, ["--neuron", "2.21.0", "--workload", "inference"]),
     ({"stack": "nxd-inference"}, ["--stack", "nxd-inference"]),
     ({"task": "feature-extraction"}, ["--task", "feature-extraction"]),
+    ({"hardware": "trn2", "workload": "inference"}, ["--hardware", "trn2", "--workload", "inference"]),
 ]
 
 
@@ -269,6 +270,9 @@ def test_cli_and_site_refuse_the_same_inputs_with_the_same_words(tmp_path):
     js = _js_verdicts([{"name": "release", "config": {"model_type": "llama"}, "options": {"release": "9.9.9"}}])
     cli = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--neuron", "9.9.9")
     assert cli.returncode == 1 and cli.stderr.strip().endswith(js[0]["error"])
+    js = _js_verdicts([{"name": "hardware", "config": {"model_type": "llama"}, "options": {"hardware": "trn9"}}])
+    cli = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--hardware", "trn9")
+    assert cli.returncode == 2 and cli.stderr.strip().endswith(js[0]["error"])
 
 
 def test_cli_and_site_agree_on_the_real_registry_too():

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from contrib_helpers import diff_lines, run_cli
+from contrib_helpers import REPO, diff_lines, run_cli
 
 RUN = ["--url", "https://example.com/runs/42.log", "--by", "alice", "--verified", "2026-12-03"]
 
@@ -257,3 +258,22 @@ def test_a_stack_version_places_the_statement_at_the_release_that_version_target
     assert added[4:6] == ["+    since: \"2.21.0\"", "+    stack_since: \"0.0.27\""]
     assert "+        release: \"2.22.0\"" in added
     assert run_cli("validate", registry, cwd=registry.parent).returncode == 0
+
+
+def test_a_new_family_on_optimum_neuron_is_refused_at_its_own_file_in_plain_words(tmp_path: Path) -> None:
+    """The refusal was located in registry/stacks.yaml ("claimed but not registered"), a file the contributor
+    never touched (issue 23, defect 9); it now names the family file's line, the snapshot by its real path (not
+    the scratch copy validation ran on) and what to do."""
+    shutil.copytree(REPO / "registry", tmp_path / "registry")
+    assert run_cli("new", "arcee", "--model-type", "arcee", "--registry", "registry", cwd=tmp_path).returncode == 0
+    result = run_cli("add-evidence", "arcee", "--registry", "registry", "--stack", "optimum-neuron", "--release", "2.26.1",
+                     "--stack-version", "0.4.5", "--instance", "inf2.xlarge", "--url", "https://example.com/run.log",
+                     cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "registry/families/arcee.yaml:23:18: support[0].stack_since: optimum-neuron 0.4.5 does not register model type "
+        "'arcee' for inference (registry/upstream/optimum-neuron.yaml, read from its wheels), but this statement claims "
+        "it from stack_since 0.4.5 (no version in the snapshot registers it: mark the statement unknown, or refresh the "
+        "snapshot with scripts/snapshot_optimum_neuron.py if a newer optimum-neuron does)",
+        "the edit would leave 1 problem(s); registry/families/arcee.yaml not changed",
+    ]

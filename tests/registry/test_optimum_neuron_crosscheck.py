@@ -72,3 +72,23 @@ def test_a_malformed_snapshot_is_a_problem_not_a_crash(tmp_path: Path):
     problems = [p for p in validate_registry(root).problems if p.rule == "optimum-neuron-registrations"]
     assert [p.message for p in problems] == [
         "upstream/optimum-neuron.yaml: expected 'versions:' with a list of entries that name their version"]
+
+
+def test_a_claim_before_the_version_that_registers_it_is_located_at_its_stack_since_in_the_family_file(tmp_path: Path):
+    """It was reported in stacks.yaml ("claimed but not registered"), a file the contributor never touched
+    (issue 23, defect 9); now at the claim, saying which versions lack it and which one first has it."""
+    from neuron_compat.loading.yaml_reader import display_path
+
+    root = _copy(tmp_path)
+    smollm3 = root / "families" / "smollm3.yaml"
+    text = smollm3.read_text(encoding="utf-8")
+    old = '  since: "2.26.0"\n  stack_since: "0.4.0"\n'
+    assert text.count(old) == 1, "registry/families/smollm3.yaml changed shape"
+    smollm3.write_text(text.replace(old, '  since: "2.24.0"\n  stack_since: "0.3.0"\n'), encoding="utf-8")
+    line = text.splitlines().index('  stack_since: "0.4.0"') + 1
+    problems = [p for p in validate_registry(root).problems if p.rule == "optimum-neuron-registrations"]
+    assert [p.format() for p in problems] == [
+        f"{display_path(smollm3)}:{line}:16: support[0].stack_since: optimum-neuron 0.3.0 does not register model type "
+        f"'smollm3' for inference ({display_path(root / 'upstream' / 'optimum-neuron.yaml')}, read from its wheels), "
+        "but this statement claims it from stack_since 0.3.0 (claim a later stack_since ('0.4.0' is the first version "
+        "that registers it) or mark the statement unknown)"]

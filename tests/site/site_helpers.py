@@ -28,10 +28,12 @@ OLD_VERIFIED = "2024-06-01"
 
 
 def make_registry(target: Path) -> Path:
-    """A copy of the shared fixture registry with the site-test families and registry.yaml added."""
+    """A copy of the shared fixture registry with the site-test families, capability files and registry.yaml
+    added (a site-test file replaces the shared one of that name)."""
     shutil.copytree(BASE_REGISTRY, target)
-    for path in sorted((SITE_FIXTURES / "families").glob("*.yaml")):
-        shutil.copy(path, target / "families" / path.name)
+    for folder in ("families", "capabilities"):
+        for path in sorted((SITE_FIXTURES / folder).glob("*.yaml")):
+            shutil.copy(path, target / folder / path.name)
     shutil.copy(SITE_FIXTURES / "registry.yaml", target / "registry.yaml")
     if REPOSITORY_INSTANCES.exists():  # the configurations page's rows, and the instances those rows name
         shutil.copytree(SITE_FIXTURES / "configurations", target / "configurations")

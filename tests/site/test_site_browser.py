@@ -98,10 +98,57 @@ def test_matrix_release_selector_redraws_from_json(site_page, serve, built_site:
     assert llama.get_attribute("data-status") == "partial"
     page.select_option("select[name=release]", "2.22.0")
     page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.22.0'")
-    assert llama.get_attribute("data-status") == "none"
+    assert llama.get_attribute("data-status") == "ended"  # its statement ended (until 2.22.0): not "no statement"
     qwen = page.locator("tr.nc-row[data-family=qwen3][data-stack=nxd-inference]")
     assert qwen.get_attribute("data-status") == "supported-with-requirements partial"
     assert qwen.locator(".nc-cell-hardware").inner_text() == "inf2, trn2"
+
+
+def test_matrix_cells_say_ended_not_yet_no_statement_and_why_unknown(site_page, serve, built_site: Path) -> None:
+    """views.cell_at's kinds, drawn from api/matrix.json: a row whose statements ended says where (and, in its
+    title, the last release it held), a row whose first statement starts later says when, and an unknown cell
+    carries its note in its title and links to the statement on the family page."""
+    page = site_page
+    base = serve(built_site)
+    open_matrix(page, base + "matrix/")
+
+    def row(family: str, stack: str, workload: str):
+        return page.locator(f"tr.nc-row[data-family={family}][data-stack={stack}][data-workload={workload}]")
+
+    ended = row("qwen3", "optimum-neuron", "inference")
+    assert ended.get_attribute("data-status") == "ended"
+    badge = ended.locator(".nc-cell-status [data-nc-cell=ended]")
+    assert badge.inner_text() == "ended at 2.22.0"
+    assert badge.get_attribute("title") == "held through 2.21.0"
+    unknown = row("qwen3", "optimum-neuron", "training").locator(".nc-cell-status a.nc-cell-note")
+    assert unknown.locator("[data-nc-cell=unknown]").get_attribute("title") == "No Qwen3 training example is documented."
+    assert unknown.get_attribute("href").endswith("families/qwen3/#optimum-neuron-training")
+    none = row("bert", "nxd-inference", "inference")
+    assert none.get_attribute("data-status") == "none"
+    assert none.locator(".nc-cell-status").inner_text() == "No statement"
+    page.select_option("select[name=status]", "ended")
+    assert sorted(visible_rows(page)) == [["llama", "optimum-neuron", "inference"], ["qwen3", "optimum-neuron", "inference"]]
+    page.select_option("select[name=status]", "")
+
+    page.select_option("select[name=release]", "2.20.0")
+    page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.20.0'")
+    later = row("qwen3", "nxd-inference", "inference")
+    assert later.get_attribute("data-status") == "not-yet"
+    assert later.locator(".nc-cell-status").inner_text() == "not yet (from 2.21.0)"
+    assert row("qwen3", "optimum-neuron", "inference").get_attribute("data-status") == "supported"
+
+
+def test_family_page_shows_a_scoped_constraint_with_its_scope(site_page, serve, built_site: Path) -> None:
+    page = site_page
+    base = serve(built_site)
+    page.goto(base + "families/qwen3/")
+    card = page.locator("#nxd-inference-inference--trn2--2-21-0")
+    runner = card.locator("li", has=page.locator("code", has_text="--runner"))
+    assert runner.count() == 1
+    assert runner.locator("[data-nc-applies-to]").inner_text() == \
+        "(only for feature-extraction; Qwen/Qwen3-Embedding-0.6B)"
+    unscoped = card.locator("li", has=page.locator("code", has_text="enable_bucketing"))
+    assert unscoped.locator("[data-nc-applies-to]").count() == 0  # an unscoped constraint says nothing of scope
 
 
 def test_statement_permalinks(site_page, serve, built_site: Path) -> None:

@@ -1,5 +1,6 @@
 """The matrix page's port of "what holds at release R" (neuron-compat.js heldAt, run in node) draws what
-views.held_at draws, at every release of the bundled registry: the statuses and hardware of every row."""
+views.cell_at says, at every release of the registry: each row's kind (holds / not-yet / ended / no-statement), where
+it ended or starts, and the statuses and hardware of what holds."""
 
 from __future__ import annotations
 
@@ -26,11 +27,17 @@ def test_matrix_js_draws_every_release_as_views_does() -> None:
     assert result.returncode == 0, result.stderr
     drawn = json.loads(result.stdout)
     assert list(drawn) == registry.release_versions
-    unknown = 0
+    unknown = ended = 0
     for release in registry.release_versions:
         rows = matrix_rows(registry, ReleaseView(registry, release))
-        expected = [sorted([h.status, *(str(hw) for hw in h.statement.hardware)] for h in row.held) for row in rows]
+        expected = [{"kind": row.state.kind, "release": row.state.release, "held_through": row.state.held_through,
+                     "held": sorted([h.status, *h.hardware] for h in row.held)} for row in rows]
         assert [[r.family.id, r.stack.id, r.workload] for r in rows] == data["rows"]
         assert drawn[release] == expected, release
         unknown += sum(1 for row in rows for h in row.held if h.reason)
+        ended += sum(1 for row in rows if row.state.kind == "ended")
+    qwen3 = data["rows"].index(["qwen3", "nxd-inference", "inference"])
+    assert drawn["2.34.0"][qwen3] == {"kind": "ended", "release": "2.34.0", "held_through": "2.33.1", "held": []}
+    assert drawn["2.33.1"][qwen3]["kind"] == "holds"
     assert unknown > 0  # the horizon rule is exercised
+    assert ended > 0  # and rows that ended

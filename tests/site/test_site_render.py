@@ -93,7 +93,10 @@ def test_release_pages_are_the_data_diff(registry) -> None:
     page = files["releases/2.22.0.md"]
     added = sum(1 for c in changes if c.kind == "added")
     assert added == 1  # qwen3 / nxd-inference / inference / inf2
-    assert "## Added \\(1\\)" in page and "## Removed \\(1\\)" in page and "## Changed \\(0\\)" in page
+    removed = sorted(f"{c.key.family}/{c.key.stack}/{c.key.hardware}" for c in changes if c.kind == "removed")
+    assert "qwen3/optimum-neuron/inf2" in removed  # the statement that ends at 2.22.0
+    assert f"## Removed \\({len(removed)}\\)" in page
+    assert "## Added \\(1\\)" in page and "## Changed \\(0\\)" in page
     assert "Only the 0.6B and 1.7B sizes fit." in page  # the note tied to 2.22.0
 
 

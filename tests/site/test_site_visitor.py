@@ -133,3 +133,21 @@ def test_the_readme_gives_the_address_mkdocs_serve_answers_on() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert f"http://127.0.0.1:8000{path}" in readme
     assert not re.search(r"http://127\.0\.0\.1:8000/?[\s)`]", readme)  # never the bare address
+
+
+def test_stack_capability_sources_are_listed_once_each_under_a_name_of_their_own(site_page, serve, built_site: Path) -> None:
+    """They were all labelled with their host: a list of identical "huggingface.co" (on the real site
+    "github.com") links."""
+    page = site_page
+    page.goto(serve(built_site) + "families/llama/")
+    rows = page.locator("tr:has(th:text-is('Stack capability'))")
+    assert rows.count() > 0
+    lists = [rows.nth(n).locator("td a").evaluate_all("links => links.map(a => [a.href, a.textContent.trim()])")
+             for n in range(rows.count())]
+    overlapping = page.locator("#optimum-neuron-inference--inf2--2-20-0 tr:has(th:text-is('Stack capability')) td a")
+    assert overlapping.count() == 2  # the statement overlaps both optimum-neuron ranges of the fixture
+    for links in lists:
+        hrefs, labels = [href for href, _ in links], [label for _, label in links]
+        assert len(set(hrefs)) == len(hrefs) and len(set(labels)) == len(labels), links
+        assert not [label for label in labels if re.fullmatch(r"[\w.-]+\.[a-z]+", label)], links
+    assert "Optimum Neuron guide, exporting a model" in [label for links in lists for _, label in links]

@@ -7,12 +7,12 @@
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./check_config.js"), require("./check_resolve.js"), require("./check_fit.js"));
+    module.exports = factory(require("./check_config.js"), require("./check_resolve.js"), require("./check_fit.js"), require("./check_recommend.js"));
   } else {
-    root.NeuronCompatCheck = factory(root.NeuronCompatConfig, root.NeuronCompatResolve, root.NeuronCompatFit);
+    root.NeuronCompatCheck = factory(root.NeuronCompatConfig, root.NeuronCompatResolve, root.NeuronCompatFit, root.NeuronCompatRecommend);
     root.NeuronCompatCheck.startPage();
   }
-})(typeof self !== "undefined" ? self : this, function (config, resolver, fitter) {
+})(typeof self !== "undefined" ? self : this, function (config, resolver, fitter, recommender) {
   "use strict";
 
   var parseConfigText = config.parseConfigText;
@@ -61,6 +61,42 @@
       .map(function (name) {
         return name + ": " + answer[name].join(", ") + " (" + (config.tables().origin_labels[answer[name + "_origin"]] || "not stated") + ")";
       }).join("; ");
+  }
+
+  // 'What to install': per workload, one line per hardware (hardware with the same line share it), as `check`
+  // prints it (commands/check.py recommendation_lines), with the release notes linked.
+  function renderRecommendations(verdict) {
+    var section = element("div", "nc-check-recommendations");
+    var workloads = [];
+    verdict.recommendations.forEach(function (r) { if (workloads.indexOf(r.workload) < 0) workloads.push(r.workload); });
+    workloads.forEach(function (workload) {
+      section.appendChild(element("p", "nc-check-recommend-title", "What to install (" + workload + ", best first)"));
+      var list = element("ul", "nc-check-recommend");
+      var groups = [];
+      verdict.recommendations.forEach(function (r) {
+        if (r.workload !== workload) return;
+        var also = r.alternatives.map(function (choice) { return recommender.choiceText(config.tables(), choice); }).join(", ");
+        var same = groups.filter(function (g) { return g.line === r.line && g.also === also; })[0];
+        if (same) same.hardware.push(r.hardware);
+        else groups.push({ line: r.line, also: also, hardware: [r.hardware], item: r });
+      });
+      groups.forEach(function (group) {
+        var li = element("li", "nc-status-" + group.item.status);
+        li.setAttribute("data-hardware", group.hardware.join(","));
+        li.setAttribute("data-workload", workload);
+        li.appendChild(element("strong", null, group.hardware.join(", ") + ": "));
+        li.appendChild(document.createTextNode(group.line));
+        if (group.item.notes_url && /^https:\/\//.test(group.item.notes_url)) {
+          var notes = element("a", null, " (release notes)");
+          notes.href = group.item.notes_url;
+          li.appendChild(notes);
+        }
+        if (group.also) li.appendChild(element("div", "nc-check-recommend-else", "else: " + group.also));
+        list.appendChild(li);
+      });
+      section.appendChild(list);
+    });
+    return section;
   }
 
   function gib(value) {
@@ -181,6 +217,7 @@
       verdict.caveats.forEach(function (c) { list.appendChild(element("li", "nc-caveat nc-caveat-" + c.kind, c.message)); });
       result.appendChild(list);
     }
+    if (verdict.recommendations.length) result.appendChild(renderRecommendations(verdict));
     if (verdict.answers.length) {
       var table = element("table", "nc-check-table");
       var head = element("tr");
@@ -206,7 +243,8 @@
         row.appendChild(element("td", null, a.workload));
         row.appendChild(element("td", null, a.hardware.join(", ") || "\u2014"));
         var verdictCell = element("td", "nc-verdict");
-        verdictCell.appendChild(element("span", "nc-status nc-status--" + (VERDICT_CSS[a.verdict] || "none"), a.display_status));
+        // a verdict (supported / partial / unsupported / unknown) is its own badge class, as on the family pages
+        verdictCell.appendChild(element("span", "nc-status nc-status--" + a.verdict, a.display_status));
         row.appendChild(verdictCell);
         row.appendChild(element("td", null, a.since || "\u2014"));
         row.appendChild(element("td", null, a.until || "\u2014"));
@@ -283,12 +321,6 @@
       "and the repo is public)."));
   }
 
-  // A verdict's badge class: the same colours as the family pages and the matrix (.nc-status--*).
-  var VERDICT_CSS = {
-    "supported": "supported", "supported-with-requirements": "requirements", "partial": "partial",
-    "unsupported": "unsupported", "unknown": "unknown"
-  };
-
   function renderError(result, message) {
     result.replaceChildren();
     result.setAttribute("data-status", "error");
@@ -325,6 +357,7 @@
       var releaseSelect = container.querySelector("#nc-check-release");
       var stackSelect = container.querySelector("#nc-check-stack");
       var workloadSelect = container.querySelector("#nc-check-workload");
+      var hardwareSelect = container.querySelector("#nc-check-hardware");
       var result = container.querySelector("#nc-check-result");
       var fetchButton = container.querySelector("#nc-check-fetch");
       var registry = null;
@@ -337,6 +370,7 @@
           var config = parseConfigText(source, "pasted text");
           var options = {
             release: releaseSelect.value || null, stack: stackSelect.value || null, workload: workloadSelect.value || null,
+            hardware: hardwareSelect && hardwareSelect.value || null,
             batch: numberValue(container, "#nc-check-batch"), seq_len: numberValue(container, "#nc-check-seq-len"),
             dtype: selectValue(container, "#nc-check-dtype"), instance: selectValue(container, "#nc-check-instance")
           };
@@ -390,6 +424,7 @@
         fillSelect(releaseSelect, releaseVersions(data).reverse(), "newest (" + releaseVersions(data).slice(-1)[0] + ")");
         fillSelect(stackSelect, data.stacks.map(function (s) { return s.id; }), "all stacks");
         fillSelect(workloadSelect, data.check_tables.workloads, "all workloads");
+        if (hardwareSelect) fillSelect(hardwareSelect, data.check_tables.hardware_order, "all hardware");
         var dtypeSelect = container.querySelector("#nc-check-dtype");
         if (dtypeSelect) fillSelect(dtypeSelect, Object.keys(data.check_tables.sizing_dtype_bytes), "the config's (else " + data.check_tables.fit_defaults.dtype + ")");
         var instanceSelect = container.querySelector("#nc-check-instance");

@@ -6,11 +6,11 @@
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./check_config.js"));
+    module.exports = factory(require("./check_config.js"), require("./check_recommend.js"));
   } else {
-    root.NeuronCompatResolve = factory(root.NeuronCompatConfig);
+    root.NeuronCompatResolve = factory(root.NeuronCompatConfig, root.NeuronCompatRecommend);
   }
-})(typeof self !== "undefined" ? self : this, function (reader) {
+})(typeof self !== "undefined" ? self : this, function (reader, recommender) {
   "use strict";
 
   var has = reader.has;
@@ -39,28 +39,12 @@
     return x.length - y.length;
   }
 
-  function covers(statement, release) {
-    if (statement.since !== null && statement.since !== undefined && compareVersions(release, statement.since) < 0) {
-      return false;
-    }
-    return statement.until === null || statement.until === undefined || compareVersions(release, statement.until) < 0;
-  }
-
   function stackAvailable(stack, release) {
     if (stack.since && compareVersions(release, stack.since) < 0) return false;
     return !stack.end_of_support || compareVersions(release, stack.end_of_support) < 0;
   }
 
-  // views.beyond_horizon / horizon_note: a separately released stack's claims are unknown past the newest
-  // Neuron release one of its versions targets.
-  function beyondHorizon(stack, release) {
-    if (!stack.separate_releases || !stack.versions || !stack.versions.length) return false;
-    var horizon = stack.versions.reduce(function (best, v) {
-      return best === null || compareVersions(v.neuron, best) > 0 ? v.neuron : best;
-    }, null);
-    return compareVersions(release, horizon) > 0;
-  }
-
+  // views.horizon_note: why a claim of a separately released stack is unknown past its newest target release.
   function horizonNote(stack, release) {
     var newest = stack.versions[stack.versions.length - 1];
     return "no " + stack.name + " release targets Neuron " + release + " yet; its newest, " + newest.version +
@@ -326,7 +310,9 @@
       family.id + " (the family page lists them; use --task to choose another task)");
   }
 
-  function answerFor(stack, statement, model, familyCaveats, release, subject, family) {
+  // One held statement (views.Held, from the compiled document's at_release table): where it holds, and whether it
+  // is a claim past its stack's horizon.
+  function answerFor(stack, statement, held, model, familyCaveats, release, subject, family) {
     var effective = effectiveOf(statement);
     var constraints = statement.constraints.filter(function (c) { return applies(subject, c); });
     var dated = statement.notes.filter(function (n) {
@@ -337,7 +323,7 @@
     var status = statement.status;
     var verdict = status;
     if (status === "supported" && caveats.concat(familyCaveats).some(function (c) { return c.limits; })) verdict = "partial";
-    if (status !== "unknown" && beyondHorizon(stack, release)) {
+    if (held.pastHorizon) {
       caveats.push(caveat("beyond-horizon", true, horizonNote(stack, release)));
       verdict = "unknown";
     }
@@ -346,9 +332,9 @@
     if (leftConstraints || leftNotes) caveats.push(leftOutCaveat(family, leftConstraints, leftNotes));
     var requirements = constraints.some(function (c) { return T.requirement_kinds.indexOf(c.kind) >= 0; });
     var answer = {
-      stack: stack.id, stack_name: stack.name, workload: statement.workload, hardware: statement.hardware.slice(),
+      stack: stack.id, stack_name: stack.name, workload: statement.workload, hardware: held.hardware.slice(),
       status: status, verdict: verdict,
-      display_status: verdict === "supported" && requirements ? "supported-with-requirements" : verdict,
+      display_status: requirements && T.with_requirements[verdict] || verdict,
       attention: effective.attention.values.slice(), dtypes: effective.dtypes.values.slice(),
       quantization: effective.quantization.values.slice(), attention_origin: effective.attention.origin,
       dtypes_origin: effective.dtypes.origin, quantization_origin: effective.quantization.origin,
@@ -361,47 +347,48 @@
     return insertAfter(answer, T.carried_after, carriedOf(statement, answer));
   }
 
-  function absentAnswer(stack, workload, statements, release, family, families, versions) {
-    var later = statements.filter(function (s) { return s.since && compareVersions(s.since, release) > 0; })
-      .sort(function (a, b) { return compareVersions(a.since, b.since); });
-    var ended = statements.filter(function (s) { return s.until && compareVersions(s.until, release) <= 0; })
-      .sort(function (a, b) { return compareVersions(a.until, b.until); });
-    var group = [];
+  // A row where nothing holds at `release`: views.cell_at's not-yet / ended / no-statement, read from the table.
+  function absentAnswer(stack, workload, state, release, family, families) {
+    var group = (state.statements || []).map(function (index) { return family.support[index]; });
     var status;
     var kind;
     var message;
-    if (later.length) {
-      group = later.filter(function (s) { return s.since === later[0].since; });
+    if (state.kind === "not-yet") {
       status = "unsupported";
       kind = "not-yet";
-      message = "no statement holds at " + release + "; the first one starts at " + later[0].since + " (" + later[0].status + ")";
-    } else if (ended.length) {
-      var last = ended[ended.length - 1];
-      group = ended.filter(function (s) { return s.until === last.until; });
-      status = "unsupported";
+      message = "no statement holds at " + release + "; the first one starts at " + state.release + " (" + group[0].status + ")";
+    } else if (state.kind === recommender.ENDED) {
+      status = recommender.ENDED;
       kind = "ended";
-      var heldThrough = versions.filter(function (v) { return compareVersions(v, last.until) < 0; });
-      var through = heldThrough.length ? " held through " + heldThrough[heldThrough.length - 1] + " and" : "";
-      message = "no statement holds at " + release + "; the last one" + through + " ended at " + last.until;
+      var through = state.held_through ? " (last held through " + state.held_through + ")" : "";
+      message = "ended at " + state.release + through;
     } else {
       status = "unknown";
       kind = "no-statement";
       message = "the registry has no statement for " + family.id + " on " + stack.id + " (" + workload + ")";
     }
-    var hardware = [];
     var sources = [];
     group.forEach(function (s) {
-      s.hardware.forEach(function (h) { hardware.push(h); });
       s.sources.forEach(function (src) { sources.push(src.url); });
     });
     var answer = {
-      stack: stack.id, stack_name: stack.name, workload: workload, hardware: unique(hardware),
+      stack: stack.id, stack_name: stack.name, workload: workload, hardware: (state.hardware || []).slice(),
       status: status, verdict: status, display_status: status, attention: [], dtypes: [], quantization: [],
       attention_origin: null, dtypes_origin: null, quantization_origin: null, constraints: [], notes: [],
       caveats: [caveat(kind, false, message)], anchor: group.length ? group[0].stack + "-" + group[0].workload : null,
       sources: unique(sources), capability_sources: []
     };
     return insertAfter(answer, T.carried_after, carriedWhenAbsent(families, answer));
+  }
+
+  // views.cell_at for one family x stack x workload at the release at `position` (of the releases sorted by
+  // version): the compiled document's at_release spans [first, last, state]; a pair it does not list has no statement.
+  function stateAt(registry, family, stackId, workload, position) {
+    var spans = ((registry.at_release || {})[family.id] || {})[stackId + " " + workload] || [];
+    for (var i = 0; i < spans.length; i++) {
+      if (spans[i][0] <= position && position <= spans[i][1]) return spans[i][2];
+    }
+    return { kind: "no-statement" };
   }
 
   function ResolveError(message) {
@@ -438,6 +425,7 @@
     var workload = options.workload || null;
     var task = options.task || null;
     var checkpoint = options.checkpoint || null;
+    var hardware = options.hardware || null;
     if (versions.indexOf(release) < 0) {
       throw ResolveError("Neuron release '" + release + "' is not in the registry; known releases: " + versions.join(", "));
     }
@@ -446,6 +434,9 @@
     }
     if (workload !== null && T.workloads.indexOf(workload) < 0) {
       throw ResolveError("unknown workload '" + workload + "'; use inference or training");
+    }
+    if (hardware !== null && T.hardware_order.indexOf(hardware) < 0) {
+      throw ResolveError("unknown hardware '" + hardware + "'; known generations: " + T.hardware_order.join(", "));
     }
     var workloads = workload ? [workload] : T.workloads.slice();
     var found = findFamily(model, registry.families);
@@ -459,26 +450,38 @@
     }
     var answers = [];
     var noStatement = [];
+    var recommendations = [];
     if (family !== null) {
       var familyCaveats = caveats.filter(function (c) { return c.limits; });
-      registry.stacks.forEach(function (candidate) {
-        if (stackId !== null && candidate.id !== stackId) return;
-        workloads.forEach(function (wanted) {
-          var statements = family.support.filter(function (s) { return s.stack === candidate.id && s.workload === wanted; });
-          var shipped = stackAvailable(candidate, release);
-          var holding = shipped ? statements.filter(function (s) { return covers(s, release); }) : [];
-          if (holding.length) {
-            holding.forEach(function (s) { answers.push(answerFor(candidate, s, model, familyCaveats, release, subject, family)); });
-          } else if (statements.length || (stackId !== null && candidate.workloads.indexOf(wanted) >= 0)) {
-            answers.push(absentAnswer(candidate, wanted, statements, release, family, registry.families, versions));
-          }
+      var answersAt = function (at) {
+        var found = [];
+        registry.stacks.forEach(function (candidate) {
+          if (stackId !== null && candidate.id !== stackId) return;
+          workloads.forEach(function (wanted) {
+            var state = stateAt(registry, family, candidate.id, wanted, versions.indexOf(at));
+            if (state.kind === "holds") {
+              state.held.forEach(function (entry) {
+                var held = { hardware: entry[1], pastHorizon: entry[2] };
+                found.push(answerFor(candidate, family.support[entry[0]], held, model, familyCaveats, at, subject, family));
+              });
+            } else if (state.kind !== "no-statement" || (stackId !== null && candidate.workloads.indexOf(wanted) >= 0)) {
+              found.push(absentAnswer(candidate, wanted, state, at, family, registry.families));
+            }
+          });
         });
-      });
+        return found;
+      };
+      answers = answersAt(release);
       noStatement = registry.stacks.filter(function (s) {
         return stackId === null && stackAvailable(s, release) &&
           workloads.some(function (w) { return s.workloads.indexOf(w) >= 0; }) &&
           !family.support.some(function (st) { return st.stack === s.id && workloads.indexOf(st.workload) >= 0; });
       }).map(function (s) { return s.id; });
+      var candidates = [];
+      recommender.releasesUpTo(registry, release).forEach(function (at) {
+        candidates = candidates.concat(recommender.candidatesOf(T, at === release ? answers : answersAt(at), at));
+      });
+      recommendations = recommender.recommend(registry, T, family, candidates, release, hardware, workloads);
     }
     var status = "unknown";
     answers.forEach(function (a) { if (T.status_rank[a.verdict] > T.status_rank[status]) status = a.verdict; });
@@ -486,7 +489,8 @@
       format: T.verdict_format, release: release, stack: stackId, workload: workload, task: subject.task,
       task_from: subject.taskFrom, checkpoint: checkpoint, model: model, family: found[1],
       status: status, summary: summaryOf(model, family, status, answers, release),
-      caveats: caveats, answers: answers, no_statement: noStatement, nearest: found[3]
+      caveats: caveats, answers: answers, recommendations: recommendations, no_statement: noStatement,
+      nearest: found[3]
     };
   }
 

@@ -43,26 +43,29 @@
   /* ---- matrix ----------------------------------------------------------------------------- */
   /* The rows live in arrays drawn from api/matrix.json; only the first `pageSize` matching rows are
    * in the DOM, so a keystroke costs a filter over arrays plus at most one page of new rows. */
-  /* What holds at `release`, per row of api/matrix.json: the port of views.held_at (tests/site run it in node
-   * against the Python on every release). */
-  function heldAt(data, release) {
+  /* Each row's state at `release` (views.cell_at: holds / not-yet / ended / no-statement), read from the spans
+   * [first, last, state] that api/matrix.json precomputes per row; nothing about ranges is worked out here. */
+  function statesAt(data, release) {
     var position = data.releases.indexOf(release);
-    var held = data.rows.map(function () { return []; });
-    function at(version, missing) {
-      return version === null || version === undefined ? missing : data.releases.indexOf(version);
-    }
-    data.statements.forEach(function (s) {
-      if (position < at(s.since, -1) || position >= at(s.until, Infinity)) return;
-      // Nothing when the stack is not shipped at this release; "unknown" past the release that a
-      // separately released stack's newest version targets.
-      var stack = data.stacks[s.stack] || {};
-      if (position < at(stack.since, -1) || position >= at(stack.end_of_support, Infinity)) return;
-      var status = s.status;
-      if (position > at(stack.horizon, Infinity) && status !== "unknown") status = "unknown";
-      held[s.row].push({ status: status, hardware: s.hardware, dtypes: s.dtypes, attention: s.attention, since: s.since, stale: !!s.stale,
-        dtypesOrigin: s.dtypes_origin ? [s.dtypes_origin] : [], attentionOrigin: s.attention_origin ? [s.attention_origin] : [] });
+    return data.cells.map(function (spans) {
+      for (var i = 0; i < spans.length; i++) {
+        if (spans[i][0] <= position && position <= spans[i][1]) return spans[i][2];
+      }
+      return { kind: "no-statement" };
     });
-    return held;
+  }
+
+  /* What holds at `release`, per row: each held statement with the status drawn there and the hardware it holds on. */
+  function heldAt(data, release) {
+    return statesAt(data, release).map(function (state) {
+      if (state.kind !== "holds") return [];
+      return state.held.map(function (entry) {
+        var s = data.statements[entry[0]];
+        return { status: entry[1], hardware: entry[2], dtypes: s.dtypes, attention: s.attention, since: s.since,
+          stale: !!s.stale, note: entry[1] === "unknown" ? s.note : null,
+          dtypesOrigin: s.dtypes_origin ? [s.dtypes_origin] : [], attentionOrigin: s.attention_origin ? [s.attention_origin] : [] };
+      });
+    });
   }
 
   function initMatrix(root) {
@@ -93,10 +96,19 @@
       return control.value.trim();
     }
 
-    function badge(status) {
+    function badge(status, row) {
       var span = document.createElement("span");
       span.className = "nc-status nc-status--" + ((data && data.status_css[status]) || "none");
       span.textContent = (data && data.statuses[status]) || status;
+      span.setAttribute("data-nc-cell", status);
+      if (status === "ended") {
+        span.textContent = "ended at " + row.at;
+        if (row.through) span.title = "held through " + row.through;
+      } else if (status === "not-yet") {
+        span.textContent = "not yet (from " + row.at + ")";
+      } else if (status === "unknown" && row.notes.length) {
+        span.title = row.notes.join("\n");  // why it is unknown; the family page (the row's link) has the rest
+      }
       return span;
     }
 
@@ -140,7 +152,15 @@
       var status = cell(tr, "nc-cell-status");
       row.status.forEach(function (s, n) {
         if (n) status.appendChild(document.createTextNode(" "));
-        status.appendChild(badge(s));
+        if (s === "unknown" && row.notes.length) {  // the reason is one click away: the statement on the family page
+          var why = document.createElement("a");
+          why.href = link.href;
+          why.className = "nc-cell-note";
+          why.appendChild(badge(s, row));
+          status.appendChild(why);
+        } else {
+          status.appendChild(badge(s, row));
+        }
       });
       cell(tr, "nc-cell-hardware", row.hardware.join(", "));
       valuesCell(tr, "nc-cell-dtype", row.dtype, row.dtypeOrigin);
@@ -192,7 +212,7 @@
           (!status || row.status.indexOf(status) >= 0) &&
           (!dtype || row.dtype.indexOf(dtype) >= 0) &&
           (!attention || row.attention.indexOf(attention) >= 0) &&
-          (!withData || row.status.indexOf("none") < 0) &&
+          (!withData || row.holds) &&
           (!onlyStale || row.stale);
         if (match && terms.length) {
           var known = textMatch[row.family];
@@ -241,6 +261,11 @@
       });
     }
 
+    function unique(values) {
+      var seen = {};
+      return values.filter(function (v) { if (seen[v]) return false; seen[v] = true; return true; });
+    }
+
     function union(list, key) {
       var seen = {};
       list.forEach(function (s) { (s[key] || []).forEach(function (v) { seen[v] = true; }); });
@@ -250,18 +275,22 @@
     function drawRelease(release) {
       var order = Object.keys(data.statuses);
       var held = heldAt(data, release);
+      var states = statesAt(data, release);
       rows = data.rows.map(function (key, i) {
         var list = held[i];
+        var state = states[i];
         var family = data.families[key[0]] || { name: key[0], url: "families/" + key[0] + "/", text: key[0] };
         var stack = data.stacks[key[1]] || {};
-        var statuses = list.length ? union(list.map(function (s) { return { v: [s.status] }; }), "v") : ["none"];
+        var statuses = list.length ? union(list.map(function (s) { return { v: [s.status] }; }), "v")
+          : [state.kind === "ended" || state.kind === "not-yet" ? state.kind : "none"];
         statuses.sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); });
         var sinces = {};
         list.forEach(function (s) { if (s.since) sinces[s.since] = true; });
         return {
           family: key[0], stack: key[1], workload: key[2],
           name: family.name, url: family.url, text: family.text, stackName: stack.name || key[1],
-          status: statuses,
+          status: statuses, holds: list.length > 0, at: state.release || null, through: state.held_through || null,
+          notes: unique(list.map(function (s) { return s.note; }).filter(Boolean)),
           hardware: union(list, "hardware"), dtype: union(list, "dtypes"), attention: union(list, "attention"),
           dtypeOrigin: union(list, "dtypesOrigin"), attentionOrigin: union(list, "attentionOrigin"),
           since: Object.keys(sinces).sort(),
@@ -322,7 +351,7 @@
   }
 
   if (typeof module === "object" && module.exports) {  // node (the parity test): the pure parts only
-    module.exports = { heldAt: heldAt };
+    module.exports = { heldAt: heldAt, statesAt: statesAt };
     return;
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

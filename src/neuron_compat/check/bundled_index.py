@@ -3,7 +3,7 @@
 `data/registry.index.json` (written with the snapshot by scripts/bundle_registry.py) gives the byte span of
 every top-level section of `data/registry.json` and, per family, its span and the fields a family is matched
 by (id, name, model_types, architectures, pipelines). `check` parses the small sections it answers from
-(releases, stacks, capabilities), the index, and the one family that matches: not the 1.8 MB document.
+(releases, stacks, capabilities), the index, and the one family that matches: not the 1.6 MB document.
 A family's other fields, and the other sections (the probe results, for the table), are read when first used.
 The snapshot stays byte for byte the site's api/registry.json; when the index is missing or does not fit the
 document (another size), `check` parses the whole document as before.

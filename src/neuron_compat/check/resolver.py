@@ -8,7 +8,8 @@ Pure: no I/O, no clock. The rules, in the order they apply:
    one with `_`, e.g. `qwen3` / `qwen3_moe`) or the nearest covered families by edit distance.
 2. Per stack x workload of the family (stacks in registry order, inference before training), the statements
    that hold at the release are answered, each with the caveats that apply to this config. Statements that
-   exist only at other releases give an `unsupported` row saying when support starts or ended.
+   start later give an `unsupported` row saying when support starts; statements that ended give an `ended`
+   row ("ended at R (last held through R')": an ended claim is not a claim that the model does not run).
 3. A row's `verdict` is its registry `status`, except that `supported` becomes `partial` when a limiting
    caveat applies (attention implementation or quantization not listed, family matched by architecture only),
    and any claim becomes `unknown` past a separately released stack's horizon (views.beyond_horizon: no
@@ -17,8 +18,10 @@ Pure: no I/O, no clock. The rules, in the order they apply:
    Non-limiting caveats (dtype not listed, context beyond the verified length, required flags, remote code)
    are reported but leave the verdict alone. `display_status` adds `supported-with-requirements` for a
    supported row whose statement needs a flag, variable or setting.
-4. The overall `status` is the best row verdict (supported > partial > unsupported > unknown); exit codes:
-   0 supported, 3 partial, 4 unsupported or unknown.
+4. The overall `status` is the best row verdict (supported > partial > unsupported > ended > unknown); exit
+   codes: 0 supported, 3 partial, 4 unsupported, ended or unknown.
+5. `recommendations` (views.recommendation): the rows of every release up to the asked one whose verdict is a
+   claim are the candidates; per hardware and workload the ranking there picks what to install.
 
 site/assets/javascripts/check_resolve.js implements the same rules for the site's check page; tests/check runs both
 on every fixture and requires the same JSON. Change them together. The statement fields an answer does not work
@@ -34,16 +37,31 @@ from typing import TYPE_CHECKING, Any, cast
 
 from neuron_compat.check.config_facts import ModelConfigFacts
 from neuron_compat.contract.versions import version_key
-from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
+from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX, is_claim
 from neuron_compat.views.at_release import (
+    ENDED,
+    HOLDS,
+    NO_STATEMENT,
+    NOT_YET,
     REQUIREMENT_KINDS,
-    beyond_horizon,
+    WITH_REQUIREMENTS,
+    CellState,
+    Held,
+    cell_at,
     constraint_value,
-    covers,
-    horizon_note,
     stack_shipped,
+    stack_states,
 )
 from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_for
+from neuron_compat.views.recommendation import (
+    HARDWARE_ORDER,
+    RECOMMENDED_STATUSES,
+    Candidate,
+    Caveat,
+    Recommendation,
+    recommend,
+    releases_up_to,
+)
 
 if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
     from neuron_compat.check.compiled_view import CompiledRegistry
@@ -52,7 +70,9 @@ if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute
 
 FORMAT = 1
 WORKLOADS = ("inference", "training")
-STATUS_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "unknown": 0}
+STATUS_RANK = {"supported": 4, "partial": 3, "unsupported": 2, "ended": 1, "unknown": 0}
+ENDED_STATUS = ENDED
+"""The verdict (the word of the ended cell kind, at_release.ENDED) of a row whose statements ended before the release: not a claim that the model does not run."""
 NEAREST_LIMIT = 3
 
 
@@ -63,14 +83,6 @@ class ResolveError(ValueError):
 # The verdict types are plain frozen dataclasses (no pydantic on check's hot path); `__pydantic_config__` only
 # shapes the JSON Schema that `check --json-schema` derives from them.
 _FORBID_EXTRA = {"extra": "forbid"}
-
-
-@dataclass(frozen=True)
-class Caveat:
-    __pydantic_config__ = _FORBID_EXTRA
-    kind: str
-    limits: bool
-    message: str
 
 
 @dataclass(frozen=True)
@@ -231,6 +243,7 @@ class Verdict:
     summary: str
     caveats: list[Caveat]
     answers: list[StackAnswer]
+    recommendations: list[Recommendation]
     no_statement: list[str]
     nearest: list[str]
 
@@ -383,8 +396,9 @@ def _row_caveats(facts: ModelConfigFacts, constraints: list[Any], effective: Eff
     return caveats
 
 
-def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_caveats: list[Caveat],
+def _answer(stack: Stack, held: Held, facts: ModelConfigFacts, family_caveats: list[Caveat],
             release: str, effective: Effective, subject: Subject, family: Family) -> StackAnswer:
+    statement = held.statement
     constraints = [c for c in statement.constraints if subject.applies(c)]
     dated = [n for n in statement.notes if n.release is None or version_key(n.release) <= version_key(release)]
     notes = [n for n in dated if subject.applies(n)]
@@ -394,16 +408,16 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     verdict = status
     if status == "supported" and any(c.limits for c in caveats + family_caveats):
         verdict = "partial"
-    if status != "unknown" and beyond_horizon(stack, release):
-        caveats.append(Caveat(kind="beyond-horizon", limits=True, message=horizon_note(stack, release)))
+    if held.reason is not None:  # views.held_at: a claim past a separately released stack's horizon
+        caveats.append(Caveat(kind="beyond-horizon", limits=True, message=held.reason))
         verdict = "unknown"
     if left_constraints or left_notes:
         caveats.append(_left_out_caveat(family, left_constraints, left_notes))
     requirements = any(str(c.kind) in REQUIREMENT_KINDS for c in constraints)
-    display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
+    display = WITH_REQUIREMENTS.get(verdict, verdict) if requirements else verdict
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
-        hardware=[str(h) for h in statement.hardware], status=status, verdict=verdict, display_status=display,
+        hardware=list(held.hardware), status=status, verdict=verdict, display_status=display,
         carried=_carried(statement),
         attention=list(effective.attention.values), dtypes=list(effective.dtypes.values),
         quantization=list(effective.quantization.values), attention_origin=effective.attention.origin,
@@ -415,34 +429,24 @@ def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_
     )
 
 
-def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family,
-                   families: list[Family], versions: list[str]) -> StackAnswer:
-    """A row for a stack x workload whose statements all lie at other releases (or that has none).
-
-    Statements that start (or end) at the same release are one event: their hardware and sources are merged.
-    """
-    later = sorted((s for s in statements if s.since is not None and version_key(s.since) > version_key(release)),
-                   key=lambda s: version_key(s.since or ""))
-    ended = sorted((s for s in statements if s.until is not None and version_key(s.until) <= version_key(release)),
-                   key=lambda s: version_key(s.until or ""))
-    group: list[Statement] = []
-    if later:
-        group = [s for s in later if s.since == later[0].since]
+def _absent_answer(stack: Stack, workload: str, state: CellState, release: str, family: Family,
+                   families: list[Family]) -> StackAnswer:
+    """A row for a stack x workload where nothing holds at `release` (views.cell_at: not yet, ended, or no
+    statement). Statements that start (or end) at the same release are one event: their sources are merged."""
+    group = [family.support[index] for index in state.statements]
+    if state.kind == NOT_YET:
         status, kind = "unsupported", "not-yet"
-        message = f"no statement holds at {release}; the first one starts at {later[0].since} ({later[0].status})"
-    elif ended:
-        group = [s for s in ended if s.until == ended[-1].until]
-        status, kind = "unsupported", "ended"
-        until = ended[-1].until or ""
-        held_through = [v for v in versions if version_key(v) < version_key(until)]
-        through = f" held through {held_through[-1]} and" if held_through else ""
-        message = f"no statement holds at {release}; the last one{through} ended at {until}"
+        message = f"no statement holds at {release}; the first one starts at {state.release} ({group[0].status})"
+    elif state.kind == ENDED:
+        status, kind = ENDED_STATUS, "ended"
+        through = f" (last held through {state.held_through})" if state.held_through else ""
+        message = f"ended at {state.release}{through}"
     else:
         status, kind = "unknown", "no-statement"
         message = f"the registry has no statement for {family.id} on {stack.id} ({workload})"
     return StackAnswer(
         stack=stack.id, stack_name=stack.name, workload=workload,
-        hardware=list(dict.fromkeys(str(h) for s in group for h in s.hardware)), status=status, verdict=status,
+        hardware=list(state.hardware), status=status, verdict=status,
         display_status=status, carried=_carried_when_absent(families), attention=[], dtypes=[], quantization=[],
         attention_origin=None, dtypes_origin=None, quantization_origin=None, constraints=[], notes=[], caveats=[Caveat(kind=kind, limits=False, message=message)],
         anchor=group[0].anchor if group else None,
@@ -450,10 +454,46 @@ def _absent_answer(stack: Stack, workload: str, statements: list[Statement], rel
     )
 
 
+def unknown_hardware(hardware: str) -> str:
+    """The one line for a `--hardware` that names no generation."""
+    return f"unknown hardware '{hardware}'; known generations: {', '.join(HARDWARE_ORDER)}"
+
+
+def _answers_at(registry: Registry | CompiledRegistry, stacks: list[Stack], family: Family, facts: ModelConfigFacts,
+                family_caveats: list[Caveat], subject: Subject, release: str, stack: str | None,
+                workloads: list[str]) -> list[StackAnswer]:
+    """The rows at `release`: per stack x workload, the statements that hold, or why none does."""
+    answers: list[StackAnswer] = []
+    states = stack_states(registry, release)
+    for candidate in stacks:
+        if stack is not None and candidate.id != stack:
+            continue
+        for wanted in workloads:
+            state = cell_at(registry, family, candidate.id, wanted, None, release, states)
+            if state.kind == HOLDS:
+                answers += [_answer(candidate, h, facts, family_caveats, release,
+                                    effective_for(registry, family, h.statement), subject, family)
+                            for h in state.held]
+            elif state.kind != NO_STATEMENT or (stack is not None and wanted in candidate.workloads):
+                answers.append(_absent_answer(candidate, wanted, state, release, family,
+                                              cast("list[Family]", registry.families)))
+    return answers
+
+
+def candidates_of(answers: list[StackAnswer], release: str) -> list[Candidate]:
+    """The rows at `release` whose verdict claims the model runs, as recommendation candidates."""
+    return [Candidate(stack=a.stack, workload=a.workload, hardware=tuple(a.hardware), release=release,
+                      status=a.verdict, caveats=tuple(a.caveats), sources=tuple(a.sources), anchor=a.anchor)
+            for a in answers if a.verdict in RECOMMENDED_STATUSES]
+
+
 def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, release: str | None = None, stack: str | None = None,
-            workload: str | None = None, task: str | None = None, checkpoint: str | None = None) -> Verdict:
+            workload: str | None = None, task: str | None = None, checkpoint: str | None = None,
+            hardware: str | None = None) -> Verdict:
     """The answer for one config. `task` (check --task) and `checkpoint` (the Hub repo id asked about) choose
-    which scoped constraints and notes apply; without --task the config's class names say the task."""
+    which scoped constraints and notes apply; without --task the config's class names say the task. The
+    recommendations (views.recommendation) rank the rows of every release up to `release`, on `hardware` alone
+    when it is given."""
     versions = registry.release_versions
     if not versions:
         raise ResolveError("the registry lists no Neuron releases")
@@ -464,6 +504,8 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         raise ResolveError(f"unknown stack '{stack}'; known stacks: {', '.join(s.id for s in registry.stacks)}")
     if workload is not None and workload not in WORKLOADS:
         raise ResolveError(f"unknown workload '{workload}'; use inference or training")
+    if hardware is not None and hardware not in HARDWARE_ORDER:
+        raise ResolveError(unknown_hardware(hardware))
     workloads = [workload] if workload else list(WORKLOADS)
 
     # compiled views are read exactly as the models are, by attribute (compiled.py)
@@ -477,27 +519,22 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                               "check that the custom code does not change the architecture"))
     answers: list[StackAnswer] = []
     no_statement: list[str] = []
+    recommendations: list[Recommendation] = []
     if family is not None:
         family_caveats = [c for c in caveats if c.limits]
-        for candidate in stacks:
-            if stack is not None and candidate.id != stack:
-                continue
-            for wanted in workloads:
-                statements = [s for s in family.support if s.stack == candidate.id and s.workload == wanted]
-                shipped = stack_shipped(candidate, release)
-                holding = [s for s in statements if covers(s, release)] if shipped else []
-                if holding:
-                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_for(registry, family, s),
-                                        subject, family)
-                                for s in holding]
-                elif statements or (stack is not None and wanted in candidate.workloads):
-                    answers.append(_absent_answer(candidate, wanted, statements, release, family,
-                                                  cast("list[Family]", registry.families), versions))
+
+        def answers_at(at: str) -> list[StackAnswer]:
+            return _answers_at(registry, stacks, family, facts, family_caveats, subject, at, stack, workloads)
+
+        answers = answers_at(release)
         no_statement = [
             s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)
             and not any(st.stack == s.id and st.workload in workloads for st in family.support)
         ]
+        candidates = [candidate for at in releases_up_to(registry, release)
+                      for candidate in candidates_of(answers if at == release else answers_at(at), at)]
+        recommendations = recommend(registry, family, candidates, release, hardware, workloads)
 
     status = "unknown"
     for answer in answers:
@@ -508,7 +545,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         task_from=subject.task_from, checkpoint=checkpoint, model=facts,
         family=match, status=status,
         summary=_summary(facts, family, status, answers, release), caveats=caveats, answers=answers,
-        no_statement=no_statement, nearest=nearest,
+        recommendations=recommendations, no_statement=no_statement, nearest=nearest,
     )
 
 
@@ -519,7 +556,7 @@ def _summary(facts: ModelConfigFacts, family: Family | None, status: str, answer
     if not answers:
         return f"{family.name}: unknown at Neuron {release} (no statement for this stack or workload)"
     text = f"{family.name}: {status} at Neuron {release}"
-    if status in ("supported", "partial"):
+    if is_claim(status):
         stacks = list(dict.fromkeys(a.stack for a in answers if a.verdict == status))
         text += f" on {', '.join(stacks)}"
     return text

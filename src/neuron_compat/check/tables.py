@@ -14,7 +14,8 @@ from neuron_compat.check.exit_codes import EXIT_FOR_STATUS
 from neuron_compat.check.fit import fit_tables
 from neuron_compat.contract import hub_ids
 from neuron_compat.contract.vocabulary import CLAIM_STATUSES, TASK_BY_ARCHITECTURE_SUFFIX
-from neuron_compat.views.at_release import REQUIREMENT_KINDS
+from neuron_compat.views import recommendation
+from neuron_compat.views.at_release import REQUIREMENT_KINDS, WITH_REQUIREMENTS
 from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS
 
 
@@ -42,6 +43,13 @@ def check_tables() -> dict[str, Any]:
         "repo_id_pattern": hub_ids.REPO_ID_PATTERN,
         "task_by_architecture_suffix": [list(pair) for pair in TASK_BY_ARCHITECTURE_SUFFIX],
         "claim_statuses": sorted(CLAIM_STATUSES),
+        "with_requirements": dict(WITH_REQUIREMENTS),
+        "recommended_statuses": dict(recommendation.RECOMMENDED_STATUSES),
+        "lifecycle_rank": dict(recommendation.LIFECYCLE_RANK),
+        "hardware_order": list(recommendation.HARDWARE_ORDER),
+        "alternatives": recommendation.ALTERNATIVES,
+        "sources_in_line": recommendation.SOURCES_IN_LINE,
+        "all_components": recommendation.ALL_COMPONENTS,
         **sizing_tables(),
         **fit_tables(),
     }

@@ -120,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], attention: tuple[str, ...],
             hardware: str) -> int:
+    from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
     from neuron_compat.contributing.evidence_edit import Evidence, EvidenceError, NothingToDo, record_evidence
     from neuron_compat.contributing.shadow_registry import validate_with_changes
     from neuron_compat.loading.loader import FAMILIES_DIR
@@ -186,6 +187,9 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
     if not write_or_report(path, written, unchanged_from=raw):  # under the lock, just before the rename
         return EXIT_PROBLEMS
     print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
+    snapshot_note = refresh_after_edit(root)  # under the lock, like the write
+    if snapshot_note:
+        print(snapshot_note)
     return EXIT_OK
 
 

@@ -44,9 +44,34 @@ def _looks_like_path(text: str) -> bool:
     return text.startswith((".", "/", "~")) or text.endswith(".json") or "\\" in text or text.count("/") > 1
 
 
+def _option_problem(args: argparse.Namespace) -> tuple[str, int] | None:
+    """The one-line message and exit code of a bad --workload, --hardware or --task, or None."""
+    from neuron_compat.check.resolver import WORKLOADS
+
+    if args.workload is not None and args.workload not in WORKLOADS:
+        return (f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
+    if args.hardware is not None:
+        from neuron_compat.check.resolver import unknown_hardware
+        from neuron_compat.views.recommendation import HARDWARE_ORDER
+
+        if args.hardware not in HARDWARE_ORDER:
+            return (unknown_hardware(args.hardware), EXIT_USAGE)
+    if args.task is not None:
+        import difflib
+
+        from neuron_compat.contract.vocabulary import Task
+
+        tasks = [t.value for t in Task]
+        if args.task not in tasks:
+            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
+            return (f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from neuron_compat.check.config_facts import ConfigError, facts_from_config, read_local_config
-    from neuron_compat.check.resolver import WORKLOADS, ResolveError, resolve
+    from neuron_compat.check.resolver import ResolveError, resolve
     from neuron_compat.registry_sources.errors import RegistrySourceError
     from neuron_compat.registry_sources.selection import open_registry
 
@@ -57,18 +82,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.model is None:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
-    if args.workload is not None and args.workload not in WORKLOADS:
-        return _fail(f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
-    if args.task is not None:
-        import difflib
-
-        from neuron_compat.contract.vocabulary import Task
-
-        tasks = [t.value for t in Task]
-        if args.task not in tasks:
-            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
-            return _fail(f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
+    problem = _option_problem(args)
+    if problem is not None:
+        return _fail(*problem)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
@@ -109,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload,
-                          task=args.task, checkpoint=checkpoint)
+                          task=args.task, checkpoint=checkpoint, hardware=args.hardware)
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
@@ -241,6 +257,27 @@ def _values_line(answer: StackAnswer) -> str:
     return "; ".join(parts)
 
 
+def recommendation_lines(verdict: Verdict) -> list[str]:
+    """'What to install (inference):' then one line per hardware (hardware with the same line share it), and
+    the alternatives under it: the recommendations, before the per-stack table."""
+    from neuron_compat.views.recommendation import choice_text
+
+    lines: list[str] = []
+    for workload in dict.fromkeys(r.workload for r in verdict.recommendations):
+        lines.append(f"What to install ({workload}, best first; ranking in `neuron-compat check --help`):")
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for item in verdict.recommendations:
+            if item.workload == workload:
+                also = ", ".join(choice_text(choice) for choice in item.alternatives)
+                grouped.setdefault((item.line, also), []).append(item.hardware)
+        for (line, also), hardware in grouped.items():
+            lines.append(f"  {', '.join(hardware)}: {line}")
+            if also:
+                lines.append(f"    else: {also}")
+        lines.append("")
+    return lines
+
+
 def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None,
                  fit_lines: list[str] | None = None) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
@@ -257,6 +294,7 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
     for caveat in verdict.caveats:
         lines.append(f"  ! {caveat.message}")
     lines.append("")
+    lines += recommendation_lines(verdict)
     if verdict.answers:
         header = ("STACK", "WORKLOAD", "HARDWARE", "VERDICT", "SINCE", "UNTIL")
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
@@ -289,7 +327,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "check", help="does this checkpoint run on Neuron? (Hub id, config.json, model folder, model_index.json)",
         description="Read a model's config (a Hub repo id via huggingface_hub, a local config.json or "
         "model_index.json, or a model folder) and answer per stack at a Neuron release, with the caveats "
-        "that apply to this config. Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, "
+        "that apply to this config, after what to install per hardware: the best stack x Neuron release that "
+        "works, ranked by whether the stack has ended there (ended last), status (supported before partial), the "
+        "stack's lifecycle (active, then beta or maintenance) and the newest release, with the release's "
+        "component versions. Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, "
         "1 bad input, 2 the model or the registry URL could not be reached (argparse usage errors also exit 2).",
     )
     parser.add_argument("model", nargs="?", help="Hub repo id (Qwen/Qwen3-8B), config.json, model_index.json or a model folder")
@@ -297,6 +338,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
     parser.add_argument("--workload", help="inference or training (default: both)")
+    parser.add_argument("--hardware", help="recommend for this hardware generation only (inf1, inf2, trn1, trn2, trn3; "
+                        "default: every one the family has statements for)")
     parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
                         "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")

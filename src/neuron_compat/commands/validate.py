@@ -13,16 +13,21 @@ def run(args: argparse.Namespace) -> int:
     from neuron_compat.rules.validation import validate_registry
 
     result = validate_registry(args.registry)
+    warned = f" and {len(result.warnings)} warning(s)" if result.warnings else ""
     if result.problems:
-        print(render_problems(result.problems, args.format))
+        print(render_problems(result.problems + result.warnings, args.format))
         if args.format == "text":
-            print(f"{len(result.problems)} problem(s) in {args.registry}", file=sys.stderr)
+            print(f"{len(result.problems)} problem(s){warned} in {args.registry}", file=sys.stderr)
         return EXIT_PROBLEMS
     registry = result.registry
     statements = sum(len(f.support) for f in registry.families)
     if args.format == "json":
-        print("[]")
+        print(render_problems(result.warnings, "json") if result.warnings else "[]")
     else:
+        if result.warnings:
+            print(render_problems(result.warnings, args.format))
+        if args.format == "text" and result.warnings:
+            print(f"{len(result.warnings)} warning(s) in {args.registry} (not failures)", file=sys.stderr)
         print(
             f"ok: {len(registry.families)} families, {statements} statements, "
             f"{len(registry.stacks)} stacks, {len(registry.releases)} releases (newest {registry.newest_release})"
@@ -34,7 +39,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = commands.add_parser(
         "validate", help="check every registry file; print each problem as path:line:col: field: message",
         description="Check the registry: YAML, schema and cross-file rules. Prints every problem and exits 1 "
-        "if there is any, else prints a one-line summary and exits 0.",
+        "if there is any, else prints a one-line summary and exits 0. Warnings (e.g. a release without the "
+        "component versions a recommendation pins) are printed in every format and never change the exit status.",
     )
     add_registry_argument(parser)
     parser.add_argument("--format", choices=FORMATS, default="text",

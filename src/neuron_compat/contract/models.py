@@ -81,6 +81,8 @@ _LINK_SCHEME = re.compile(r"\](?:\s*\(|:)[\s>]*<?\s*(?P<scheme>[A-Za-z][A-Za-z0-
 
 def _require_text(value: Any) -> Any:
     """Refuse numbers, booleans and dates where text is expected (YAML reads 2.20 as a float)."""
+    if type(value) is str:  # the common case, first
+        return value
     if isinstance(value, bool) or isinstance(value, (int, float, dt.date)):
         raise ValueError(f"expected text in quotes, got the {type(value).__name__} {value!r}")
     return value
@@ -88,6 +90,8 @@ def _require_text(value: Any) -> Any:
 
 def _refuse_number_as_date(value: Any) -> Any:
     """pydantic reads a number as a Unix timestamp: `verified: 0` would become 1970-01-01."""
+    if type(value) is dt.date:  # the common case, first
+        return value
     if isinstance(value, (bool, int, float)):
         raise ValueError(f"expected a date written YYYY-MM-DD, got the {type(value).__name__} {value!r}")
     return value
@@ -114,7 +118,8 @@ def _check_https(value: str) -> str:
     if not value.startswith("https://"):
         raise ValueError(f"links must start with https:// (got {one_line(value[:60])!r})")
     _refuse_controls(value)  # the rule of every text field: no ESC, BEL, line separators or bidi marks
-    invisible = next((ch for ch in value if unicodedata.category(ch) == "Cf"), None)
+    # ASCII has no format (Cf) character: the common case skips the per-character scan
+    invisible = None if value.isascii() else next((ch for ch in value if unicodedata.category(ch) == "Cf"), None)
     if invisible is not None:
         raise ValueError(f"invisible format characters are not allowed in links (found U+{ord(invisible):04X}); "
                          "percent-encode it if the address really has it")
@@ -245,6 +250,22 @@ class CodePath(Model):
     description: Markdown | None = Field(default=None, description="What runs on this path, in Markdown.")
 
 
+class StackEnd(Model):
+    """Where a stack stops for some workloads or hardware while it lives on for the rest (e.g. PyTorch/XLA
+    training ends at 2.30.0, its inference on Trn2/Trn3 at 2.34.0). `end_of_support` ends a stack everywhere."""
+
+    workloads: list[Workload] = Field(
+        default_factory=list, description="The workloads that end (every workload of the stack when empty).")
+    hardware: list[Hardware] = Field(
+        default_factory=list, description="The hardware they end on (every hardware of the stack when empty).")
+    release: NeuronVersion = Field(description="First Neuron release without them (exclusive, like `until`).")
+    source: HttpsUrl = Field(description="Where the end is stated.")
+
+    def ends(self, workload: str, hardware: str) -> bool:
+        """Does this end apply to `workload` on `hardware`?"""
+        return (not self.workloads or workload in self.workloads) and (not self.hardware or hardware in self.hardware)
+
+
 class Stack(Model):
     """A software stack that runs models on Neuron devices."""
 
@@ -259,6 +280,10 @@ class Stack(Model):
     since: ReleaseRef | None = Field(default=None, description="First catalogued Neuron release that ships it.")
     end_of_support: ReleaseRef | None = Field(default=None, description="First Neuron release without it.")
     status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
+    ends: list[StackEnd] = Field(
+        default_factory=list,
+        description="Ends for some workloads or hardware while the stack lives on for the rest; statements there "
+        "stop holding at the end's release.")
     code_paths: list[CodePath] = Field(
         default_factory=list,
         description="The stack's code paths by model class; with two or more, every capability range names "
@@ -783,6 +808,21 @@ class CheckTables(BaseModel):
         description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
     claim_statuses: list[str] = Field(
         default_factory=list, description="vocabulary.CLAIM_STATUSES: the statuses that claim a model runs, sorted.")
+    with_requirements: dict[str, str] = Field(
+        default_factory=dict,
+        description="views.WITH_REQUIREMENTS: the drawn status of a status whose statement needs settings.")
+    recommended_statuses: dict[str, int] = Field(
+        default_factory=dict,
+        description="recommendation.RECOMMENDED_STATUSES: verdicts a recommendation may pick -> rank.")
+    lifecycle_rank: dict[str, int] = Field(
+        default_factory=dict, description="recommendation.LIFECYCLE_RANK: a stack's lifecycle -> rank.")
+    hardware_order: list[str] = Field(
+        default_factory=list, description="recommendation.HARDWARE_ORDER: the hardware generations, in order.")
+    alternatives: int = Field(default=0, description="recommendation.ALTERNATIVES: alternatives per recommendation.")
+    sources_in_line: int = Field(
+        default=0, description="recommendation.SOURCES_IN_LINE: sources a recommendation's line names.")
+    all_components: str = Field(
+        default="", description="recommendation.ALL_COMPONENTS: `not_recorded` for a release without components.")
 
 
 class RegistryDocument(BaseModel):
@@ -808,3 +848,7 @@ class RegistryDocument(BaseModel):
         default=None, description="registry/instances.yaml: hardware generations and instance sizes (fit reads them).")
     check_tables: CheckTables | None = Field(
         default=None, description="The constant tables the site's check page reads (check_tables.py).")
+    at_release: dict[str, dict[str, list[list[Any]]]] | None = Field(
+        default=None,
+        description="views.cell_at at every release, per family id and 'stack workload', as spans "
+        "[first, last, state] over the releases sorted by version (publishing.release_table).")

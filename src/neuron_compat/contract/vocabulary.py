@@ -33,6 +33,11 @@ def is_claim(status: str) -> bool:
     return status in CLAIM_STATUSES
 
 
+def is_supported(status: str) -> bool:
+    """A claim without limits: supported, or supported with settings to set (a claim that is not `partial`)."""
+    return is_claim(status) and status != "partial"
+
+
 class Workload(DescribedEnum):
     INFERENCE = "inference"
     TRAINING = "training"

@@ -51,6 +51,9 @@ def validate_with_changes(root: Path, changes: Mapping[str, str]) -> list[Proble
 
 
 def _relocate(problem: Problem, shadow: str, root: str) -> Problem:
-    if problem.file == shadow or problem.file.startswith(shadow + os.sep):
-        return replace(problem, file=root + problem.file[len(shadow):])
-    return problem
+    """The problem under the real paths: its location, and any registry path its message or hint quotes."""
+    def real(text: str) -> str:
+        return text.replace(shadow + os.sep, root + os.sep)
+
+    file = root + problem.file[len(shadow):] if problem.file == shadow or problem.file.startswith(shadow + os.sep) else problem.file
+    return replace(problem, file=file, message=real(problem.message), hint=real(problem.hint))

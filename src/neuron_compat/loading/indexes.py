@@ -31,6 +31,34 @@ class RegistryIndexes:
         return {s.id: s for s in self.stacks}
 
     @cached_property
+    def known_releases(self) -> frozenset[str]:
+        """The release versions, for membership tests."""
+        return frozenset(r.version for r in self.releases)
+
+    @cached_property
+    def stack_version_line(self) -> dict[str, tuple[str, ...]]:
+        """Per stack id (as `stack_by_id` resolves it): the stack's own versions, oldest first (empty for most)."""
+        return {stack_id: tuple(v.version for v in stack.versions) for stack_id, stack in self.stack_by_id.items()}
+
+    @cached_property
+    def stack_version_targets(self) -> dict[str, dict[str, str]]:
+        """Per stack id: its own version -> the Neuron release that version targets (the last listing wins)."""
+        return {stack_id: {v.version: v.neuron for v in stack.versions} for stack_id, stack in self.stack_by_id.items()}
+
+    @cached_property
+    def statements_by_stack(self) -> dict[str, tuple[tuple[Any, int, Any], ...]]:
+        """Per stack id named by a statement: (family, index in family.support, statement), families in order."""
+        found: dict[str, list[tuple[Any, int, Any]]] = {}
+        for family in self.families:
+            for index, statement in enumerate(family.support):
+                found.setdefault(str(statement.stack), []).append((family, index, statement))
+        return {stack_id: tuple(rows) for stack_id, rows in found.items()}
+
+    def statements_of(self, stack_id: str) -> tuple[tuple[Any, int, Any], ...]:
+        """(family, index, statement) of every statement of one stack (empty when none names it)."""
+        return self.statements_by_stack.get(stack_id, ())
+
+    @cached_property
     def family_by_id(self) -> dict[str, Any]:
         return {f.id: f for f in self.families}
 

@@ -75,7 +75,9 @@ class Registry(RegistryIndexes):
     instances: InstancesFile | None = None  # instances.yaml (hardware generations, instance sizes), when it exists
     configuration_files: list[ConfigurationsFile] = field(default_factory=list)  # configurations/<source>.yaml
     known_issues: KnownIssuesFile | None = None  # known-issues.yaml, when it exists
-    files: dict[FileKey, LoadedYaml] = field(default_factory=dict)  # RELEASES_KEY, STACKS_KEY, family_key(id), ...
+    # RELEASES_KEY, STACKS_KEY, family_key(id), ...: each file's path, display name and text (its data is None:
+    # the models above hold it)
+    files: dict[FileKey, LoadedYaml] = field(default_factory=dict)
     broken: set[FileKey] = field(default_factory=set)  # files that failed to load (rules skip what depends on them)
 
     @cached_property

@@ -7,6 +7,9 @@ from dataclasses import asdict, dataclass
 
 from neuron_compat.safeio.safe_text import one_line
 
+ERROR, WARNING = "error", "warning"
+SEVERITIES = (ERROR, WARNING)
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -19,13 +22,21 @@ class Problem:
     message: str
     hint: str = ""
     rule: str = "schema"
+    severity: str = ERROR
+    """ERROR: a contributor must fix it (validate exits 1); WARNING: worth fixing, shown in every format, and
+    the exit status stays 0 (`LoadResult.warnings` holds them, apart from `problems`)."""
+
+    @property
+    def is_warning(self) -> bool:
+        return self.severity == WARNING
 
     def format(self) -> str:
         """One line, whatever the registry text in it holds (controls and newlines are shown escaped)."""
         where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
         field = f" {self.field}:" if self.field else ""
         hint = f" ({self.hint})" if self.hint else ""
-        return one_line(f"{where}:{field} {self.message}{hint}")
+        level = " warning:" if self.is_warning else ""
+        return one_line(f"{where}:{level}{field} {self.message}{hint}")
 
     def format_github(self) -> str:
         """A GitHub Actions workflow command: shown as an annotation on the changed line."""
@@ -37,7 +48,7 @@ class Problem:
         if self.line:
             props += f",line={self.line},col={self.column}"
         props += f",title={_escape_property('neuron-compat ' + self.rule)}"
-        return f"::error {props}::{_escape_data(text)}"
+        return f"::{'warning' if self.is_warning else 'error'} {props}::{_escape_data(text)}"
 
     def to_dict(self) -> dict[str, object]:
         return {key: one_line(value) if isinstance(value, str) else value for key, value in asdict(self).items()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,16 +37,41 @@ class _GuardError(yaml.MarkedYAMLError):
     pass
 
 
+_VALUE_TAG = "tag:yaml.org,2002:value"  # the `=` key, which PyYAML's flatten_mapping retags as text
+
+
 class _FastLoader(_BaseLoader):
     """Safe loader that refuses duplicate keys."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        if any(key_node.tag == _MERGE_TAG for key_node, _ in node.value):
+        """PyYAML's SafeConstructor.construct_mapping in one pass when no key is a merge (`<<`) or `=` key (the
+        registry's case): the same objects constructed in the same order and the same errors, without
+        flatten_mapping's second scan of the keys; then the duplicate-key check."""
+        if not isinstance(node, yaml.MappingNode):
+            return self._construct_flattened(node, deep)
+        pairs = node.value
+        for key_node, _ in pairs:
+            if key_node.tag == _MERGE_TAG or key_node.tag == _VALUE_TAG:
+                return self._construct_flattened(node, deep)
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in pairs:
+            key = self.construct_object(key_node, deep=deep)
+            if type(key) is not str and not isinstance(key, Hashable):  # text is hashable: skip the ABC check
+                raise yaml.constructor.ConstructorError("while constructing a mapping", node.start_mark,
+                                                        "found unhashable key", key_node.start_mark)
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        if len(mapping) != len(pairs):
+            _raise_on_duplicate_key(pairs)
+        return mapping
+
+    def _construct_flattened(self, node: yaml.MappingNode, deep: bool) -> dict[Any, Any]:
+        """The general path: merge keys flattened by PyYAML, duplicates among this mapping's own keys refused."""
+        if isinstance(node, yaml.MappingNode) and any(key_node.tag == _MERGE_TAG for key_node, _ in node.value):
             # `<<: *base` then `key: other` overrides the merged key (YAML's merge rule): only keys written
             # in this mapping itself can be duplicates. Checked before the merge flattens node.value.
             _raise_on_duplicate_key([pair for pair in node.value if pair[0].tag != _MERGE_TAG])
             return super().construct_mapping(node, deep=deep)
-        mapping = super().construct_mapping(node, deep=deep)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
         if len(mapping) != len(node.value):
             _raise_on_duplicate_key(node.value)
         return mapping
@@ -140,6 +166,10 @@ class LoadedYaml:
     display: str
     text: str
     data: Any
+
+    def without_data(self) -> LoadedYaml:
+        """The same file without its parsed data (what a loaded registry keeps: the text, to locate findings)."""
+        return LoadedYaml(self.path, self.display, self.text, None)
 
 
 def display_path(path: Path) -> str:

@@ -9,6 +9,7 @@ from neuron_compat.check.compiled_view import FORMAT_VERSION
 from neuron_compat.check.tables import check_tables
 from neuron_compat.contract.models import Family
 from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.views.at_release import HOLDS, CellState, release_spans
 from neuron_compat.views.inherited_capabilities import effective_for
 
 
@@ -18,6 +19,33 @@ def family_to_json(family: Family, registry: Registry) -> dict[str, Any]:
     for statement, dumped in zip(family.support, data["support"], strict=True):
         dumped["effective"] = effective_for(registry, family, statement).to_json()
     return data
+
+
+def state_json(state: CellState) -> dict[str, Any]:
+    """One `views.CellState` as the published tables write it (statements by their position in the family)."""
+    if state.kind == HOLDS:
+        return {"kind": state.kind,
+                "held": [[h.index, list(h.hardware), h.reason is not None] for h in state.held]}
+    data: dict[str, Any] = {"kind": state.kind}
+    if state.release is not None:
+        data.update(release=state.release, held_through=state.held_through, statements=list(state.statements),
+                    hardware=list(state.hardware))
+    return data
+
+
+def release_table(registry: Registry) -> dict[str, dict[str, list[list[Any]]]]:
+    """The `at_release` section: per family id, per "stack workload" it has statements for, `views.cell_at` at
+    every release as spans `[first, last, state]` (indexes into the releases sorted by version, inclusive).
+    The site's check page reads it instead of working out "now" itself; a pair missing here has no statement."""
+    table: dict[str, dict[str, list[list[Any]]]] = {}
+    for family in registry.families:
+        pairs = dict.fromkeys((s.stack, str(s.workload)) for s in family.support)
+        table[family.id] = {
+            f"{stack} {workload}": [[span.first, span.last, state_json(span.state)]
+                                    for span in release_spans(registry, family, stack, workload)]
+            for stack, workload in pairs
+        }
+    return table
 
 
 def registry_to_json(registry: Registry) -> dict[str, Any]:
@@ -38,6 +66,7 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
         "known_issues": registry.known_issues.model_dump(mode="json")["issues"] if registry.known_issues else [],
         "instances": registry.instances.model_dump(mode="json") if registry.instances else None,
         "check_tables": check_tables(),
+        "at_release": release_table(registry),
     }
 
 

@@ -14,6 +14,7 @@ from neuron_compat.rules import (
     known_issues,
     known_references,
     optimum_neuron_registrations,
+    release_components,
     source_dates,
     stack_lifecycle,
     stack_version_line,
@@ -45,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     tested_configurations.RULE,
     known_issues.RULE,
     instance_arithmetic.RULE,
+    release_components.RULE,
 )
 
 def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Problem]:
@@ -55,13 +57,15 @@ def run_rules(registry: Registry, rules: tuple[Rule, ...] = RULES) -> list[Probl
         for finding in rule.check(registry):
             loaded = registry.files.get(finding.file_key)
             if loaded is None:
-                problems.append(Problem(str(finding.file_key), 0, 0, "", finding.message, finding.hint, rule.name))
+                problems.append(Problem(str(finding.file_key), 0, 0, "", finding.message, finding.hint, rule.name,
+                                        rule.severity))
                 continue
             locator = locators.setdefault(finding.file_key, Locator(loaded.text))
             line, column = locator.position(finding.loc, at_key=finding.at_key)
 
             problems.append(
-                Problem(loaded.display, line, column, field_path(finding.loc), finding.message, finding.hint, rule.name)
+                Problem(loaded.display, line, column, field_path(finding.loc), finding.message, finding.hint, rule.name,
+                        rule.severity)
             )
     return problems
 

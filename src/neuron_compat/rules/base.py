@@ -31,6 +31,8 @@ class Rule:
     name: str
     description: str
     check: Callable[[Registry], Iterable[Finding]]
+    severity: str = "error"
+    """'error' (validate exits 1) or 'warning' (shown in every format; the exit status stays 0)."""
 
 
 __all__ = ["RELEASES_KEY", "STACKS_KEY", "FileKey", "Finding", "Rule", "capabilities_key", "family_key"]

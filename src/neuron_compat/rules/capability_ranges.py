@@ -50,7 +50,7 @@ def _scope_findings(key: FileKey, where: tuple[str | int, ...], stack: Stack,
 
 def check(registry: Registry) -> Iterator[Finding]:
     releases = registry.release_versions
-    known = set(releases)
+    known = registry.known_releases
     stacks = registry.stack_by_id
     for capability_file in registry.capability_files:
         key = capabilities_key(capability_file.stack)
@@ -67,7 +67,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                 if value is not None and RELEASES_KEY not in registry.broken and value not in known:
                     yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
                                   release_hint(value, releases))
-            yield from stack_version_findings(key, where, stack, capability)
+            yield from stack_version_findings(key, where, stack, capability, registry.stack_version_line[stack.id])
             if str(capability.workload) not in [str(w) for w in stack.workloads]:
                 yield Finding(key, (*where, "workload"),
                               f"stack '{stack.id}' offers no {capability.workload} workload in stacks.yaml",

@@ -15,13 +15,16 @@ from neuron_compat.views.inherited_capabilities import FIELDS, capability_values
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    for family in registry.families:
-        key = family_key(family.id)
-        for index, statement in enumerate(family.support):
-            scope = scope_of(registry.stack_by_id.get(statement.stack), family)
-            ranges = covering(registry.capabilities_of(statement.stack), statement, scope)
+    """Only statements of stacks with a capability file that state a value of their own (the others inherit)."""
+    for stack_id, capabilities in registry.capabilities_by_stack.items():
+        stack = registry.stack_by_id.get(stack_id)
+        for family, index, statement in registry.statements_of(stack_id):
+            if not any(getattr(statement, name) for name in FIELDS):
+                continue
+            ranges = covering(capabilities, statement, scope_of(stack, family))
             if not ranges:
                 continue
+            key = family_key(family.id)
             notes = " ".join(note.text for note in statement.notes).lower()
             for name in FIELDS:
                 allowed = capability_values(ranges, name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from typing import TypeGuard
 
 from neuron_compat.contract.models import Stack, Statement
@@ -24,9 +24,13 @@ def stack_hint(stack: str, known: list[str]) -> str:
 
 
 def stack_version_findings(key: FileKey, where: tuple[str | int, ...], stack: Stack,
-                           holder: object) -> Iterator[Finding]:
-    """`stack_since` / `stack_until` of a statement or capability range name versions on the stack's own line."""
-    own = [v.version for v in stack.versions]
+                           holder: object, own: Sequence[str] | None = None) -> Iterator[Finding]:
+    """`stack_since` / `stack_until` of a statement or capability range name versions on the stack's own line
+    (`own`, the stack's versions: pass `registry.stack_version_line[stack.id]` to share the index)."""
+    if holder.stack_since is None and holder.stack_until is None:  # type: ignore[attr-defined]
+        return
+    if own is None:
+        own = [v.version for v in stack.versions]
     for name in ("stack_since", "stack_until"):
         value = getattr(holder, name)
         if value is None:
@@ -41,25 +45,26 @@ def stack_version_findings(key: FileKey, where: tuple[str | int, ...], stack: St
 
 
 def _statement_release_findings(key: FileKey, where: tuple[str | int, ...], statement: Statement,
-                                missing_release: Callable[[str | None], bool], ordered: list[str]) -> Iterator[Finding]:
-    """The releases a statement names (since, until, its notes' and sources' `release`) that releases.yaml lacks."""
-    for name in ("since", "until"):
-        value = getattr(statement, name)
-        if missing_release(value):
+                                known: frozenset[str], ordered: list[str]) -> Iterator[Finding]:
+    """The releases a statement names (since, until, its notes' and sources' `release`) that releases.yaml
+    (`known`) lacks. Called only when releases.yaml loaded: one test per statement, not one call per value."""
+    for name, value in (("since", statement.since), ("until", statement.until)):
+        if value is not None and value not in known:
             yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
                           release_hint(value, ordered))
     for n_index, note in enumerate(statement.notes):
-        if note.release is not None and missing_release(note.release):
+        if note.release is not None and note.release not in known:
             yield Finding(key, (*where, "notes", n_index, "release"),
                           f"release '{note.release}' is not in releases.yaml", release_hint(note.release, ordered))
     for r_index, source in enumerate(statement.sources):
-        if source.release is not None and missing_release(source.release):
+        if source.release is not None and source.release not in known:
             yield Finding(key, (*where, "sources", r_index, "release"),
                           f"release '{source.release}' is not in releases.yaml", release_hint(source.release, ordered))
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    releases = set(registry.release_versions)
+    releases = registry.known_releases
+    version_lines = registry.stack_version_line
     ordered = registry.release_versions
     stacks = registry.stack_by_id
     stack_ids = sorted(stacks)
@@ -81,6 +86,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                 yield Finding(STACKS_KEY, ("stacks", index, "versions", v_index, "neuron"),
                               f"release '{version.neuron}' is not in releases.yaml", release_hint(version.neuron, ordered))
 
+    check_releases = not releases_broken  # one test per statement, not one call per value
     for family in registry.families:
         key = family_key(family.id)
         for s_index, statement in enumerate(family.support):
@@ -89,9 +95,11 @@ def check(registry: Registry) -> Iterator[Finding]:
             if stack is None and not stacks_broken:
                 yield Finding(key, (*where, "stack"), f"stack '{statement.stack}' is not in stacks.yaml",
                               stack_hint(statement.stack, stack_ids))
-            yield from _statement_release_findings(key, where, statement, missing_release, ordered)
-            if stack is not None:
-                yield from stack_version_findings(key, where, stack, statement)
+            if check_releases:
+                yield from _statement_release_findings(key, where, statement, releases, ordered)
+            if stack is not None and (statement.stack_since is not None or statement.stack_until is not None):
+                yield from stack_version_findings(key, where, stack, statement, version_lines[stack.id])
+
 
 RULE = Rule(
     name="known-references",

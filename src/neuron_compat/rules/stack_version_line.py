@@ -10,13 +10,14 @@ from neuron_compat.rules.base import Finding, Rule, family_key
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    for family in registry.families:
-        key = family_key(family.id)
-        for index, statement in enumerate(family.support):
-            stack = registry.stack_by_id.get(statement.stack)
-            if stack is None or not stack.versions:
-                continue
-            neuron_of = {v.version: v.neuron for v in stack.versions}
+    """Only the statements of stacks with a version line (registry.statements_of), not every statement."""
+    targets = registry.stack_version_targets
+    for stack_id, stack in registry.stack_by_id.items():
+        if not stack.versions:
+            continue
+        neuron_of = targets[stack_id]
+        for family, index, statement in registry.statements_of(stack_id):
+            key = family_key(family.id)
             claims = statement.status in STATUSES_NEEDING_STACK_SINCE
             if claims and statement.stack_since is None:
                 yield Finding(key, ("support", index, "status"),

@@ -10,19 +10,26 @@ from neuron_compat.contract.vocabulary import Status
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
 
+# The statuses as the models hold them (values: use_enum_values), for one set lookup per statement
+_NEEDS_SINCE = frozenset(status.value for status in STATUSES_NEEDING_SINCE)
+_NEEDS_NOTE = frozenset(status.value for status in STATUSES_NEEDING_NOTES)
+
 
 def check(registry: Registry) -> Iterator[Finding]:
+    stacks = registry.stack_by_id
     for family in registry.families:
         key = family_key(family.id)
         for index, statement in enumerate(family.support):
-            status = Status(statement.status)
-            if status in STATUSES_NEEDING_SINCE and statement.since is None:
-                yield Finding(key, ("support", index, "status"), f"a '{status.value}' statement needs a since release",
+            status = statement.status  # the value (use_enum_values); Status(...) only for a message
+            if status in _NEEDS_SINCE and statement.since is None:
+                yield Finding(key, ("support", index, "status"),
+                              f"a '{Status(status).value}' statement needs a since release",
                               "add since: the first Neuron release where it holds", )
-            if status in STATUSES_NEEDING_NOTES and not statement.notes:
-                yield Finding(key, ("support", index, "status"), f"a '{status.value}' statement needs a note saying why",
+            if status in _NEEDS_NOTE and not statement.notes:
+                yield Finding(key, ("support", index, "status"),
+                              f"a '{Status(status).value}' statement needs a note saying why",
                               "add notes: [{text: ...}] describing what is limited or missing")
-            stack = registry.stack_by_id.get(statement.stack)
+            stack = stacks.get(statement.stack)
             if stack is not None and statement.workload not in stack.workloads:
                 yield Finding(key, ("support", index, "workload"),
                               f"stack '{stack.id}' does not do {statement.workload}",

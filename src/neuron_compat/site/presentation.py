@@ -45,6 +45,16 @@ STATUS_STYLES: dict[str, StatusStyle] = {
 
 STATUS_ORDER = list(STATUS_STYLES)
 
+ENDED = "ended"
+NOT_YET = "not-yet"
+CELL_STYLES: dict[str, StatusStyle] = {
+    NOT_YET: StatusStyle("Not yet", "none", "inactive", "No statement holds yet; the first one starts at a later release."),
+    ENDED: StatusStyle("Ended", "ended", "inactive",
+                       "Statements held at earlier releases and ended (their range, or the stack's end) at or before this one."),
+}
+"""How the matrix draws a family x stack x workload where nothing holds but statements exist at other releases
+(views.cell_at's not-yet and ended); 'No statement' (NO_STATEMENT) is the third case."""
+
 STACK_STATUS_RANK = {
     StackStatus.ACTIVE.value: 0,
     StackStatus.BETA.value: 1,
@@ -67,7 +77,7 @@ VOCABULARIES = {
 
 
 def status_style(status: str) -> StatusStyle:
-    return STATUS_STYLES[status]
+    return STATUS_STYLES[status] if status in STATUS_STYLES else CELL_STYLES[status]
 
 
 def describe(vocabulary: str, value: str) -> str:

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from neuron_compat.contract.models import Family, Stack, Statement
 from neuron_compat.contract.vocabulary import Workload
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.presentation import NO_STATEMENT, STATUS_ORDER
 from neuron_compat.views.at_release import (
+    CellState,
     Held,
     StackStates,
     beyond_horizon,
+    cell_at,
     held_at,
     stack_shipped,
     stack_states,
@@ -34,11 +37,35 @@ def unique_anchor(statement: Statement) -> str:
 
 
 @dataclass(frozen=True)
+class SourceLink:
+    url: str
+    label: str  # the source's title, else the tail of its path (never the bare host: sources share hosts)
+
+
+def path_label(url: str) -> str:
+    """The last two segments of a URL's path, with its fragment: 'model-dev/onboarding-models.md#L125-L142'."""
+    parts = urlsplit(url)
+    tail = "/".join([segment for segment in parts.path.split("/") if segment][-2:]) or parts.netloc
+    return f"{tail}#{parts.fragment}" if parts.fragment else tail
+
+
+def capability_links(registry: Registry, stack_id: str, source_urls: Iterable[str]) -> tuple[SourceLink, ...]:
+    """A statement's stack-capability sources, each once, labelled by the title its capability file gives."""
+    titles: dict[str, str] = {}
+    for capability in registry.capabilities_of(stack_id):
+        for source in capability.sources:
+            if source.title:
+                titles.setdefault(str(source.url), str(source.title))
+    return tuple(SourceLink(url, titles.get(url) or path_label(url)) for url in dict.fromkeys(source_urls))
+
+
+@dataclass(frozen=True)
 class AnchoredStatement:
     statement: Statement
     anchor: str  # unique to this statement
     index: int  # position in family.support
     effective: Effective  # its attention/dtypes/quantization, own or from its stack (capabilities.py)
+    capability_links: tuple[SourceLink, ...] = ()  # where the values "from the stack" come from
 
 
 @dataclass
@@ -72,7 +99,8 @@ def statement_groups(registry: Registry, family: Family) -> list[StatementGroup]
         if key not in groups:
             groups[key] = StatementGroup(registry.stack_by_id[statement.stack], str(statement.workload))
         effective = effective_for(registry, family, statement)
-        groups[key].statements.append(AnchoredStatement(statement, unique_anchor(statement), index, effective))
+        links = capability_links(registry, statement.stack, effective.capability_sources)
+        groups[key].statements.append(AnchoredStatement(statement, unique_anchor(statement), index, effective, links))
     return sorted(
         groups.values(),
         key=lambda g: (stack_rank.get(g.stack.id, len(stack_rank)), WORKLOAD_ORDER.index(g.workload)),
@@ -92,12 +120,22 @@ class ReleaseView:
             return []
         return held_at(family, self.release, self._states, stack, workload)
 
+    def cell(self, family: Family, stack: str, workload: str, hardware: str | None = None) -> CellState:
+        """`views.cell_at` at this release (holds / not yet / ended / no statement)."""
+        if self.release is None:
+            return CellState("no-statement")
+        return cell_at(self.registry, family, stack, workload, hardware, self.release, self._states)
+
 
 def current_release(registry: Registry, stack: Stack) -> str | None:
-    """A stack's current release: the newest Neuron release that ships it and that its own newest version
-    targets (optimum-neuron trails Neuron), or for a stack no longer shipped its last release."""
+    """A stack's current release: the newest Neuron release its own newest version targets (optimum-neuron trails
+    Neuron), else the newest release. A stack no longer shipped is at the newest release too, where its
+    statements have ended (cell_at says "ended at R"): its last claims are not "now"."""
+    newest = registry.newest_release
+    if newest is None or not stack_shipped(stack, newest):
+        return newest
     usable = [v for v in registry.release_versions if stack_shipped(stack, v) and not beyond_horizon(stack, v)]
-    return usable[-1] if usable else registry.newest_release
+    return usable[-1] if usable else newest
 
 
 class CurrentView:
@@ -141,7 +179,11 @@ class MatrixRow:
     family: Family
     stack: Stack
     workload: str
-    held: tuple[Held, ...]
+    state: CellState
+
+    @property
+    def held(self) -> tuple[Held, ...]:
+        return self.state.held
 
     @property
     def status(self) -> str:
@@ -165,5 +207,5 @@ def matrix_rows(registry: Registry, view: ReleaseView) -> list[MatrixRow]:
     combos = combinations(registry)
     for family in registry.families:
         for stack, workload in combos:
-            rows.append(MatrixRow(family, stack, workload, tuple(view.held(family, stack.id, workload))))
+            rows.append(MatrixRow(family, stack, workload, view.cell(family, stack.id, workload)))
     return rows

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -91,11 +92,16 @@ def render(template: str, **context: object) -> str:
     return environment().get_template(template).render(**context)
 
 
+_CELL_END = re.compile(r"(</(?:th|td|dt|dd|caption)>)(?=<)")
+
+
 def html_block(html: str) -> str:
     """Make rendered HTML safe to embed in a Markdown page as one raw block.
 
     Python-Markdown keeps a block-level HTML element verbatim only up to a blank line, and treats
     indented lines as code: so drop blank lines and leading indentation (no <pre> is generated).
+    A space follows every table cell and definition: the search engines index a page's text with the tags
+    removed, and without it a label runs into its value ("Attentionnative"). Browsers ignore that space.
     """
-    lines = [line.strip() for line in html.splitlines()]
+    lines = [_CELL_END.sub(r"\1 ", line.strip()) for line in html.splitlines()]
     return "\n".join(line for line in lines if line) + "\n"

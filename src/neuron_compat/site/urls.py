@@ -7,6 +7,7 @@ relative to the page that contains them, so the site works under any base path a
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from urllib.parse import quote
 
 REPO_URL = "https://github.com/neuron-compat/neuron-compat"
@@ -25,16 +26,20 @@ def page_url(src_path: str) -> str:
     return stem + "/"
 
 
+@lru_cache(maxsize=4096)
 def relative_url(target: str, from_page_url: str) -> str:
-    """`target` (root-relative URL, may end with '/' or carry '#fragment') as seen from a page at `from_page_url`."""
+    """`target` (root-relative URL, may end with '/' or carry '#fragment') as seen from a page at `from_page_url`.
+
+    Both are anchored at '/' before `relpath`, which then has no reason to ask the process for its working
+    directory (a system call per call, thousands per site); URL paths never climb above the root."""
     if target.startswith("#"):
         return target
     path, _, fragment = target.partition("#")
-    base = from_page_url.rstrip("/") or "."
+    base = "/" + (from_page_url.rstrip("/") or ".")
     if path in ("", "/"):
-        rel = posixpath.relpath(".", base) + "/"
+        rel = posixpath.relpath("/", base) + "/"
     else:
-        rel = posixpath.relpath(path.rstrip("/"), base)
+        rel = posixpath.relpath("/" + path.rstrip("/"), base)
         if path.endswith("/"):
             rel += "/"
     if rel == "./":

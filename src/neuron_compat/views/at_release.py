@@ -6,8 +6,9 @@ pages, the changelog, the PR summary and the resolver all read these views, so t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from neuron_compat.contract.versions import version_key
 from neuron_compat.contract.vocabulary import CLAIM_STATUSES as VOCABULARY_CLAIM_STATUSES
@@ -15,6 +16,7 @@ from neuron_compat.contract.vocabulary import ConstraintKind, Status
 
 if TYPE_CHECKING:  # the functions read models and compiled views (compiled.py) alike, by attribute
     from neuron_compat.contract.models import Family, Stack, Statement
+    from neuron_compat.loading.indexes import RegistryIndexes
     from neuron_compat.loading.loaded_registry import Registry
 
 # Constraint kinds that mean "you must set something": a statement carrying one is not drawn as plain green.
@@ -68,11 +70,14 @@ CLAIM_STATUSES = VOCABULARY_CLAIM_STATUSES
 """Re-exported from the contract (`vocabulary.is_claim` is the test): what coverage, counts and advice count."""
 
 
+WITH_REQUIREMENTS = {str(Status.SUPPORTED): "supported-with-requirements"}
+"""The drawn status of a status whose statement needs a flag, variable or setting (the check page reads it)."""
+
+
 def display_status(statement: Statement) -> str:
     """The status as drawn: 'supported' becomes 'supported-with-requirements' when flags must be set."""
-    if statement.status == Status.SUPPORTED and has_requirements(statement):
-        return "supported-with-requirements"
-    return str(statement.status)
+    status = str(statement.status)
+    return WITH_REQUIREMENTS.get(status, status) if has_requirements(statement) else status
 
 
 @dataclass(frozen=True, order=True)
@@ -99,11 +104,17 @@ class Cell:
 
 @dataclass(frozen=True)
 class Held:
-    """A statement as drawn at one release: its display status, or 'unknown' past its stack's horizon."""
+    """A statement as drawn at one release: its display status, or 'unknown' past its stack's horizon.
+
+    `hardware` is where it holds at the release: its own hardware less any the stack has ended on (`Stack.ends`).
+    `index` is its position in `family.support` (compiled views are rebuilt on each access, so tables key on it).
+    """
 
     statement: Statement
     status: str
     reason: str | None = None  # why a claim counts as unknown here (past a separately released stack's horizon)
+    hardware: tuple[str, ...] = ()
+    index: int = -1
 
     @property
     def claim_status(self) -> str:
@@ -111,43 +122,181 @@ class Held:
         return str(Status.UNKNOWN) if self.reason else str(self.statement.status)
 
 
-StackStates = dict[str, tuple[bool, "str | None"]]
-"""Per stack id at one release: (shipped, why its claims are unknown there or None)."""
+def stack_end(stack: Stack, workload: str, hardware: str) -> str | None:
+    """The first release without `stack` for `workload` on `hardware`: the earliest of its `end_of_support` and
+    the `ends` that apply there, or None while it lives on."""
+    found = [stack.end_of_support] if stack.end_of_support is not None else []
+    found += [end.release for end in getattr(stack, "ends", ()) if _end_applies(end, workload, hardware)]
+    return min(found, key=version_key) if found else None
 
 
-def stack_states(registry: Registry, release: str) -> StackStates:
+def _end_applies(end: Any, workload: str, hardware: str) -> bool:
+    # by attribute, so compiled views (no methods of StackEnd) read the same as the model
+    return (not end.workloads or workload in end.workloads) and (not end.hardware or hardware in end.hardware)
+
+
+def window(stack: Stack, statement: Statement, hardware: str) -> tuple[str | None, str | None]:
+    """The releases [start, end) over which `statement` holds on `hardware`: its own since/until cut to the
+    stack's first release and to where the stack ends for the statement's workload on that hardware."""
+    starts = [v for v in (statement.since, stack.since) if v is not None]
+    ends = [v for v in (statement.until, stack_end(stack, str(statement.workload), hardware)) if v is not None]
+    return (max(starts, key=version_key) if starts else None, min(ends, key=version_key) if ends else None)
+
+
+def _in_window(bounds: tuple[str | None, str | None], key: tuple[Any, ...]) -> bool:
+    start, end = bounds
+    return (start is None or key >= version_key(start)) and (end is None or key < version_key(end))
+
+
+def hardware_at(stack: Stack, statement: Statement, release: str) -> tuple[str, ...]:
+    """The hardware of `statement` on which it holds at `release` (empty: it does not hold there)."""
+    key = version_key(release)
+    return tuple(str(h) for h in statement.hardware if _in_window(window(stack, statement, str(h)), key))
+
+
+StackStates = dict[str, tuple["Stack", "str | None"]]
+"""Per stack id at one release: (the stack, why its claims are unknown there or None)."""
+
+
+def stack_states(registry: RegistryIndexes, release: str) -> StackStates:
     states: StackStates = {}
     for stack in registry.stacks:
-        shipped = stack_shipped(stack, release)
-        states[stack.id] = (shipped, horizon_note(stack, release) if shipped and beyond_horizon(stack, release) else None)
+        states[stack.id] = (stack, horizon_note(stack, release) if beyond_horizon(stack, release) else None)
     return states
 
 
 def held_at(family: Family, release: str, states: StackStates, stack: str | None = None,
-            workload: str | None = None) -> list[Held]:
-    """What holds for `family` at `release`: the one definition that the release pages, the changelog, the
-    family pages, the matrix and the stacks page draw (site/support.ReleaseView caches `states` over it).
+            workload: str | None = None, hardware: str | None = None) -> list[Held]:
+    """What holds for `family` at `release`: the one definition behind `cell_at`, the release pages, the
+    changelog, the family pages, the matrix and the stacks page (site/support.ReleaseView caches `states`).
 
-    Statements of a stack not shipped at the release are left out; past the Neuron release that a
-    separately released stack's newest version targets, claims become 'unknown' (with the reason).
-    `states` is `stack_states(registry, release)`; a stack missing from it counts as shipped.
+    A statement holds on the hardware where `window` covers the release (its range, cut to the stack's first
+    release and its ends); past the Neuron release that a separately released stack's newest version targets,
+    claims become 'unknown' (with the reason). `states` is `stack_states(registry, release)`; statements of a
+    stack missing from it are left out. With `hardware`, only statements holding on it, and only it.
     """
     found = []
-    for statement in family.support:
+    for index, statement in enumerate(family.support):
         if stack is not None and statement.stack != stack:
             continue
         if workload is not None and str(statement.workload) != workload:
             continue
-        if not covers(statement, release):
+        if not covers(statement, release) or statement.stack not in states:
             continue
-        shipped, reason = states.get(statement.stack, (True, None))
-        if not shipped:
+        owner, reason = states[statement.stack]
+        where = hardware_at(owner, statement, release)
+        if hardware is not None:
+            where = tuple(h for h in where if h == hardware)
+        if not where:
             continue
         if reason and str(statement.status) != Status.UNKNOWN:
-            found.append(Held(statement, str(Status.UNKNOWN), reason))
+            found.append(Held(statement, str(Status.UNKNOWN), reason, where, index))
         else:
-            found.append(Held(statement, display_status(statement)))
+            found.append(Held(statement, display_status(statement), None, where, index))
     return found
+
+
+HOLDS, NOT_YET, ENDED, NO_STATEMENT = "holds", "not-yet", "ended", "no-statement"
+CELL_KINDS = (HOLDS, NOT_YET, ENDED, NO_STATEMENT)
+"""What a family x stack x workload (x hardware) is at a release, in the order `cell_at` decides them."""
+
+
+@dataclass(frozen=True)
+class CellState:
+    """A family x stack x workload (optionally x hardware) at one release: what every view says "now".
+
+    - `holds`: `held` are the statements that hold (each with its status and the hardware it holds on);
+    - `not-yet`: nothing holds, a statement starts later: `release` is the first start, `statements` start there;
+    - `ended`: nothing holds, statements held before: `release` is where the last ended (its `until`, or the
+      stack's end), `held_through` the last release it held, `statements` those that ended there;
+    - `no-statement`: the family has no statement for this stack and workload (on this hardware).
+    """
+
+    kind: str
+    held: tuple[Held, ...] = ()
+    release: str | None = None
+    held_through: str | None = None
+    statements: tuple[int, ...] = ()  # positions in family.support (not-yet / ended)
+    hardware: tuple[str, ...] = ()  # not-yet / ended: the hardware of that start or end
+
+    @property
+    def statuses(self) -> list[str]:
+        """The drawn statuses that hold, in no particular order (empty unless `holds`)."""
+        return sorted({h.status for h in self.held})
+
+    def signature(self) -> tuple[Any, ...]:
+        """What tables compare when they fold equal states of consecutive releases into one span."""
+        held = tuple((h.index, h.status, h.hardware, h.reason is not None) for h in self.held)
+        return (self.kind, held, self.release, self.held_through, self.statements, self.hardware)
+
+
+def cell_at(registry: RegistryIndexes, family: Family, stack: str, workload: str,
+            hardware: str | None, release: str, states: StackStates | None = None) -> CellState:
+    """The one "now": what `family` has on `stack` x `workload` (on `hardware`, or any) at `release`.
+
+    The families index, the matrix, family pages, coverage, the stacks page, the JSON API and `check` (and, through
+    the tables `release_table` publishes, the site's JavaScript) all take "status at R", "ended at R" and "no
+    statement" from here. A later start wins over an earlier end (between two ranges the answer is "not yet").
+    Pass `states` (`stack_states(registry, release)`) when asking many cells at one release.
+    """
+    states = states if states is not None else stack_states(registry, release)
+    held = held_at(family, release, states, stack, workload, hardware)
+    if held:
+        return CellState(HOLDS, tuple(held))
+    owner = states.get(stack, (None, None))[0]
+    key = version_key(release)
+    starts: list[tuple[str, int, str]] = []
+    ends: list[tuple[str, int, str]] = []
+    for index, statement in enumerate(family.support):
+        if statement.stack != stack or str(statement.workload) != workload or owner is None:
+            continue
+        for item in statement.hardware:
+            if hardware is not None and str(item) != hardware:
+                continue
+            start, end = window(owner, statement, str(item))
+            if start is not None and version_key(start) > key:
+                starts.append((start, index, str(item)))
+            elif end is not None and version_key(end) <= key and (start is None or version_key(start) < version_key(end)):
+                ends.append((end, index, str(item)))
+    if starts:
+        first = min((s[0] for s in starts), key=version_key)
+        group = [s for s in starts if s[0] == first]
+        return CellState(NOT_YET, release=first, statements=_unique(s[1] for s in group),
+                         hardware=_unique(s[2] for s in group))
+    if ends:
+        last = max((e[0] for e in ends), key=version_key)
+        group = [e for e in ends if e[0] == last]
+        before = [v for v in registry.release_versions if version_key(v) < version_key(last)]
+        return CellState(ENDED, release=last, held_through=before[-1] if before else None,
+                         statements=_unique(e[1] for e in group), hardware=_unique(e[2] for e in group))
+    return CellState(NO_STATEMENT)
+
+
+def _unique(values: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(dict.fromkeys(values))
+
+
+@dataclass(frozen=True)
+class Span:
+    """Releases `first` to `last` (indexes into `release_versions`, inclusive) over which a cell is `state`."""
+
+    first: int
+    last: int
+    state: CellState
+
+
+def release_spans(registry: RegistryIndexes, family: Family, stack: str, workload: str,
+                  hardware: str | None = None) -> list[Span]:
+    """`cell_at` at every release, consecutive equal states folded into one span: the precomputed table the
+    site's JavaScript reads (publishing and the matrix write it) instead of working "now" out again."""
+    spans: list[Span] = []
+    for position, release in enumerate(registry.release_versions):
+        state = cell_at(registry, family, stack, workload, hardware, release)
+        if spans and spans[-1].state.signature() == state.signature():
+            spans[-1] = Span(spans[-1].first, position, spans[-1].state)
+        else:
+            spans.append(Span(position, position, state))
+    return spans
 
 
 def cells_at(registry: Registry, release: str) -> dict[CellKey, Cell]:
@@ -157,7 +306,7 @@ def cells_at(registry: Registry, release: str) -> dict[CellKey, Cell]:
     for family in registry.families:
         for held in held_at(family, release, states):
             statement = held.statement
-            for hardware in statement.hardware:
+            for hardware in held.hardware:
                 key = CellKey(family.id, statement.stack, str(statement.workload), str(hardware))
                 cells[key] = Cell(key, held.claim_status, statement, held.reason)
     return cells
@@ -181,9 +330,14 @@ class Change:
         return f"{where}: {self.before} -> {self.after}"
 
 
+def _cell_order(key: CellKey) -> tuple[str, str, str, str]:
+    return (key.family, key.stack, key.workload, key.hardware)
+
+
 def diff_cells(before: dict[CellKey, Cell], after: dict[CellKey, Cell]) -> list[Change]:
     changes: list[Change] = []
-    for key in sorted(before.keys() | after.keys()):
+    # the field tuple is the order `CellKey` defines; a key function spares the generated __lt__ per comparison
+    for key in sorted(before.keys() | after.keys(), key=_cell_order):
         old, new = before.get(key), after.get(key)
         if old is None and new is not None:
             changes.append(Change(key, "added", None, new.status))

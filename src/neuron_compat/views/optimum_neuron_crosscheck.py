@@ -36,6 +36,10 @@ class Mismatch:
     missing: tuple[str, ...]  # registered upstream, not claimed here
     extra: tuple[str, ...]  # claimed here, not registered upstream
 
+    def describe_missing(self) -> str:
+        """The half a stacks.yaml location fits: what upstream registers and no family claims."""
+        return f"optimum-neuron {self.version} {self.workload}: registered but not claimed: " + ", ".join(self.missing)
+
     def describe(self) -> str:
         parts = []
         if self.missing:
@@ -52,21 +56,69 @@ def registered_model_types(entry: dict[str, Any]) -> dict[str, set[str]]:
     return {"inference": inference, "training": set(entry.get("training", []))}
 
 
+def claimed_model_types_by_version(registry: Registry) -> dict[str, dict[str, set[str]]]:
+    """claimed_model_types for every version of the optimum-neuron line, in one pass over that stack's statements."""
+    stack = registry.stack_by_id[STACK]
+    line = [v.version for v in stack.versions]
+    order = {version: i for i, version in enumerate(line)}  # a version listed twice: its last position, as before
+    by_position: list[dict[str, set[str]]] = [{"inference": set(), "training": set()} for _ in line]
+    for family, _, statement in registry.statements_of(STACK):
+        if statement.status not in (Status.SUPPORTED, Status.PARTIAL):
+            continue
+        start = order.get(statement.stack_since or "", -1)
+        end = order.get(statement.stack_until or "", len(order))
+        for position in range(max(start, 0), min(end, len(line))):
+            by_position[position][str(statement.workload)] |= set(family.model_types)
+    return {version: by_position[position] for version, position in order.items()}
+
+
 def claimed_model_types(registry: Registry, version: str) -> dict[str, set[str]]:
     """The model_types claimed supported or partial on optimum-neuron at one of its versions (in stacks.yaml)."""
-    stack = registry.stack_by_id[STACK]
+    return claimed_model_types_by_version(registry)[version]
+
+
+@dataclass(frozen=True)
+class UnregisteredClaim:
+    """One optimum-neuron statement of a family claiming model types that versions in its range do not register."""
+
+    family_id: str
+    index: int  # the statement's position in family.support
+    workload: str
+    model_types: tuple[str, ...]  # the family's model types those versions do not register
+    versions: tuple[str, ...]  # the versions in the statement's range (snapshot and stacks.yaml) that do not
+    first_registering: str | None  # the first later snapshot version that registers them all, if any
+
+
+def unregistered_claims(registry: Registry, snapshot: list[dict[str, Any]]) -> list[UnregisteredClaim]:
+    """Per supported/partial optimum-neuron statement: the model types of its family that a version it covers
+    does not register (the "claimed but not registered" half of `optimum_neuron_mismatches`, located)."""
+    stack = registry.stack_by_id.get(STACK)
+    if stack is None:
+        return []
     order = {v.version: i for i, v in enumerate(stack.versions)}
-    position = order[version]
-    claimed: dict[str, set[str]] = {"inference": set(), "training": set()}
+    registered = {str(e["version"]): registered_model_types(e) for e in snapshot if str(e["version"]) in order}
+    in_order = sorted(registered, key=order.__getitem__)
+    found = []
     for family in registry.families:
-        for statement in family.support:
+        for index, statement in enumerate(family.support):
             if statement.stack != STACK or statement.status not in (Status.SUPPORTED, Status.PARTIAL):
                 continue
+            workload = str(statement.workload)
             start = order.get(statement.stack_since or "", -1)
             end = order.get(statement.stack_until or "", len(order))
-            if start <= position < end:
-                claimed[str(statement.workload)] |= set(family.model_types)
-    return claimed
+            failing: dict[str, set[str]] = {}
+            for version in in_order:
+                absent = set(family.model_types) - registered[version][workload]
+                if start <= order[version] < end and absent:
+                    failing[version] = absent
+            if not failing:
+                continue
+            absent_all = set().union(*failing.values())
+            last = order[list(failing)[-1]]
+            later = [v for v in in_order if order[v] > last and not absent_all - registered[v][workload]]
+            found.append(UnregisteredClaim(family.id, index, workload, tuple(sorted(absent_all)), tuple(failing),
+                                           later[0] if later else None))
+    return found
 
 
 class SnapshotError(ValueError):
@@ -93,12 +145,13 @@ def optimum_neuron_mismatches(registry: Registry, snapshot: list[dict[str, Any]]
     stack = registry.stack_by_id.get(STACK)
     known = {v.version for v in stack.versions} if stack else set()
     mismatches = []
+    claimed_at = claimed_model_types_by_version(registry) if known else {}
     for entry in load_snapshot(registry.root) if snapshot is None else snapshot:
         version = str(entry["version"])
         if version not in known:
             continue
         registered = registered_model_types(entry)
-        claimed = claimed_model_types(registry, version)
+        claimed = claimed_at[version]
         for workload in ("inference", "training"):
             missing = tuple(sorted(registered[workload] - claimed[workload]))
             extra = tuple(sorted(claimed[workload] - registered[workload]))

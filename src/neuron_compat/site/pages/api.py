@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from neuron_compat.contract.json_schema import ALL_SCHEMA_MODELS, schema_text
+from neuron_compat.contract.vocabulary import is_supported
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.publishing.registry_document import dumps, family_to_json, registry_to_json
 from neuron_compat.site import urls
@@ -17,9 +18,11 @@ from neuron_compat.site.pages.configurations import CONFIGURATIONS_JSON
 from neuron_compat.site.pages.instances import INSTANCES_JSON
 from neuron_compat.site.pages.matrix import MATRIX_JSON
 from neuron_compat.site.presentation import status_style
+from neuron_compat.site.search_identifiers import SEARCH_IDENTIFIERS_JSON, identifier_index
 from neuron_compat.site.support import ReleaseView, best_status, combinations
 from neuron_compat.site.templating import html_block
 from neuron_compat.site.templating import render as render_template
+from neuron_compat.views.at_release import ENDED, NO_STATEMENT, NOT_YET
 
 REGISTRY_JSON = "api/registry.json"
 
@@ -29,12 +32,15 @@ def badge(registry: Registry, family_id: str, stack_id: str, workload: str,
     """A shields.io endpoint document for one family x stack x workload at the newest release."""
     family = registry.family_by_id[family_id]
     stack = registry.stack_by_id[stack_id]
-    current = (view or ReleaseView(registry, registry.newest_release)).held(family, stack_id, workload)
+    state = (view or ReleaseView(registry, registry.newest_release)).cell(family, stack_id, workload)
+    current = state.held
     status = best_status(current)
     message = status_style(status).label.lower()
     sinces = sorted({h.statement.since for h in current if h.statement.since and h.status == status})
-    if status.startswith("supported") and sinces:
+    if is_supported(status) and sinces:
         message += f" since {sinces[0]}"
+    if state.kind == ENDED:
+        message = f"ended at {state.release}"
     return {
         "schemaVersion": 1,
         "label": f"{stack.id} {workload}",
@@ -49,15 +55,20 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
     view = view or ReleaseView(registry, release)
     computed = []
     for stack, workload in combinations(registry):
-        current = view.held(family, stack.id, workload)
-        if not current and not any(s.stack == stack.id and str(s.workload) == workload for s in family.support):
+        state = view.cell(family, stack.id, workload)
+        current = state.held
+        if state.kind == NO_STATEMENT:
             continue
         computed.append({
             "stack": stack.id,
             "workload": workload,
             "statuses": sorted({h.status for h in current}) or ["none"],
             "reasons": sorted({h.reason for h in current if h.reason}),
-            "hardware": sorted({str(hw) for h in current for hw in h.statement.hardware}),
+            "hardware": sorted({hw for h in current for hw in h.hardware}),
+            "state": state.kind,
+            "ended_at": state.release if state.kind == ENDED else None,
+            "held_through": state.held_through,
+            "starts_at": state.release if state.kind == NOT_YET else None,
             "anchor": f"{stack.id}-{workload}",
             "badge": urls.badge_json(family.id, stack.id, workload),
         })
@@ -72,6 +83,9 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
 
 def render(registry: Registry) -> dict[str, str]:
     files = {REGISTRY_JSON: dumps(registry_to_json(registry))}
+    # compact: the header search fetches it on first use
+    files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families), ensure_ascii=False,
+                                                separators=(",", ":"), allow_nan=False) + "\n"
     view = ReleaseView(registry, registry.newest_release)
     for kind in ALL_SCHEMA_MODELS:
         files[urls.schema_json(kind)] = schema_text(kind)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.support import ReleaseView, combinations, current_release
 from neuron_compat.site.upstream import HubSnapshot
-from neuron_compat.views.at_release import CLAIM_STATUSES
 
 
 @dataclass
@@ -62,7 +62,7 @@ def status_by_model_type(registry: Registry, release: str | None) -> dict[tuple[
     for family in registry.families:
         for held in view.held(family):
             statement, status = held.statement, held.status
-            if status not in CLAIM_STATUSES:
+            if not is_claim(status):
                 continue
             label = "partial" if status == "partial" else "supported"
             for model_type in [*family.model_types, *family.pipelines]:

@@ -9,6 +9,7 @@ from html import escape
 
 from neuron_compat.contract.models import Family
 from neuron_compat.contract.tested_configurations import METRIC_LABELS
+from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.freshness import Freshness
@@ -24,7 +25,6 @@ from neuron_compat.site.support import (
     statement_groups,
 )
 from neuron_compat.site.tested_data import configuration_rows, family_issues
-from neuron_compat.views.at_release import CLAIM_STATUSES
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def families_index(registry: Registry) -> str:
         current = view.held(family)
         supported = sorted({
             f"{registry.stack_by_id[h.statement.stack].name} ({view.release_of[h.statement.stack]})"
-            for h in current if h.status in CLAIM_STATUSES
+            for h in current if is_claim(h.status)
         })
         entries.append({
             "family": family,

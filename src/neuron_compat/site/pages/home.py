@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.support import CurrentView
 from neuron_compat.site.templating import html_block, render
-from neuron_compat.views.at_release import CLAIM_STATUSES, release_changes
+from neuron_compat.views.at_release import release_changes
 
 
 def share(part: int, whole: int) -> str:
@@ -26,7 +27,7 @@ def fragment(registry: Registry) -> str:
     view = CurrentView(registry)
     supported = sum(
         1 for family in registry.families
-        if any(h.status in CLAIM_STATUSES for h in view.held(family))
+        if any(is_claim(h.status) for h in view.held(family))
     )
     changes = release_changes(registry, release) if release else []
     freshness = Freshness.of(registry)

@@ -14,12 +14,13 @@ from typing import Any
 
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, Workload
 from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.publishing.registry_document import state_json
 from neuron_compat.site import urls
 from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.pages.common import block, front_matter, heading, page
-from neuron_compat.site.presentation import STATUS_ORDER, STATUS_STYLES
+from neuron_compat.site.presentation import CELL_STYLES, STATUS_ORDER, STATUS_STYLES
 from neuron_compat.site.support import ReleaseView, combinations, matrix_rows, search_terms
-from neuron_compat.views.at_release import display_status, stack_horizon
+from neuron_compat.views.at_release import HOLDS, CellState, display_status, release_spans, stack_horizon
 from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS, effective_for
 
 MATRIX_JSON = "api/matrix.json"
@@ -31,13 +32,16 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
     freshness = Freshness.of(registry)
     rows = matrix_rows(registry, ReleaseView(registry, None))
     index = {(r.family.id, r.stack.id, r.workload): i for i, r in enumerate(rows)}
-    statements = []
+    statements: list[dict[str, Any]] = []
+    cells: list[list[list[Any]]] = [[] for _ in rows]
     for family in registry.families:
-        for statement in family.support:
+        reference: dict[int, int] = {}  # position in family.support -> position in `statements`
+        for position, statement in enumerate(family.support):
             key = (family.id, statement.stack, str(statement.workload))
             if key not in index:
                 continue
             effective = effective_for(registry, family, statement)
+            reference[position] = len(statements)
             statements.append({
                 "row": index[key],
                 "stack": statement.stack,
@@ -50,7 +54,13 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
                 "dtypes_origin": effective.dtypes.origin,
                 "attention_origin": effective.attention.origin,
                 "stale": freshness.is_stale(statement),
+                "note": statement.notes[0].text if statement.notes else None,
             })
+        for stack, workload in dict.fromkeys((s.stack, str(s.workload)) for s in family.support):
+            if (family.id, stack, workload) in index:
+                cells[index[(family.id, stack, workload)]] = [
+                    [span.first, span.last, _cell_json(span.state, reference)]
+                    for span in release_spans(registry, family, stack, workload)]
     families = {
         family.id: {
             "name": family.name,
@@ -65,8 +75,8 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "stale_before": freshness.cutoff.isoformat() if freshness.cutoff else None,
         "newest_release": registry.newest_release,
         "releases": registry.release_versions,
-        "statuses": {name: style.label for name, style in STATUS_STYLES.items()},
-        "status_css": {name: style.css for name, style in STATUS_STYLES.items()},  # the page's class per status
+        "statuses": {name: style.label for name, style in (STATUS_STYLES | CELL_STYLES).items()},
+        "status_css": {name: style.css for name, style in (STATUS_STYLES | CELL_STYLES).items()},  # class per status
         "origin_labels": dict(ORIGIN_LABELS),  # how a value's origin (stack / family) is said
         "stacks": {
             stack.id: {"name": stack.name, "since": stack.since, "end_of_support": stack.end_of_support, "horizon": stack_horizon(stack)}
@@ -75,7 +85,17 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "families": families,
         "rows": [[r.family.id, r.stack.id, r.workload] for r in rows],
         "statements": statements,
+        "cells": cells,
     }
+
+
+def _cell_json(state: CellState, reference: dict[int, int]) -> dict[str, Any]:
+    """A row's `views.cell_at` state as the page reads it: held statements by their index in `statements`, with
+    the status drawn at the release (unknown past a stack's horizon) and the hardware they hold on."""
+    data = state_json(state)
+    if state.kind == HOLDS:
+        data["held"] = [[reference[h.index], h.status, list(h.hardware)] for h in state.held]
+    return data
 
 
 def render(registry: Registry) -> dict[str, str]:
@@ -93,7 +113,7 @@ def render(registry: Registry) -> dict[str, str]:
         "stacks": unique_stacks,
         "workloads": [w.value for w in Workload],
         "hardware": [h.value for h in Hardware],
-        "statuses": STATUS_ORDER,
+        "statuses": [*STATUS_ORDER, *CELL_STYLES],
         "dtypes": [d.value for d in Dtype],
         "attention": [a.value for a in Attention],
         "data_url": "../" + MATRIX_JSON,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from neuron_compat.contract.vocabulary import is_claim, is_supported
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.support import CurrentView
-from neuron_compat.views.at_release import CLAIM_STATUSES, display_status
+from neuron_compat.views.at_release import display_status
 
 
 def render(registry: Registry) -> dict[str, str]:
@@ -15,12 +16,12 @@ def render(registry: Registry) -> dict[str, str]:
     today = CurrentView(registry)
     current = today.release_of
     for family in registry.families:
-        for stack_id in {s.stack for s in family.support if display_status(s) in CLAIM_STATUSES}:
+        for stack_id in {s.stack for s in family.support if is_claim(display_status(s))}:
             if stack_id in counts:
                 counts[stack_id]["ever"] += 1
         seen: dict[str, str] = {}
         for held in today.held(family):
-            if held.status.startswith("supported"):
+            if is_supported(held.status):
                 seen[held.statement.stack] = "supported"
             elif held.status == "partial" and seen.get(held.statement.stack) != "supported":
                 seen[held.statement.stack] = "partial"
