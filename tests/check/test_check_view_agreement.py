@@ -32,7 +32,7 @@ Said = tuple[Any, ...]
 
 _REGISTRY_STATUS = {drawn: status for status, drawn in WITH_REQUIREMENTS.items()}
 _STARTS = re.compile(r"the first one starts at (\S+) \(")
-_ENDED = re.compile(r"the last one(?: held through (\S+) and)? ended at (\S+)$")
+_ENDED = re.compile(r"^ended at (\S+)(?: \(last held through (\S+)\))?$")
 
 
 def _from_views(state: CellState) -> Said:
@@ -60,7 +60,7 @@ def _from_check(answers: list[dict[str, Any]]) -> dict[tuple[str, str], Said]:
         elif "ended" in kinds:
             match = _ENDED.search(kinds["ended"])
             assert match, kinds["ended"]
-            said[key] = (ENDED, match.group(2), match.group(1), [])
+            said[key] = (ENDED, match.group(1), match.group(2), [])
         elif "no-statement" in kinds:
             said[key] = ("no-statement", None, None, [])
         else:
@@ -108,6 +108,8 @@ def test_views_check_and_the_javascript_agree_on_every_family_at_every_release()
                                                                      release=release))))
             assert verdict["family"]["id"] == family.id, name
             from_page = page[name].get("verdict")
+            if from_page is not None:  # the runner adds the fit (check_fit.js), which the fit tests compare
+                from_page = {key: value for key, value in from_page.items() if key != "fit"}
             if from_page != verdict:
                 differences.append(f"{name}: check_resolve.js and check differ")
             from_check = _from_check(verdict["answers"])

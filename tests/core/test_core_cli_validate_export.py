@@ -29,7 +29,11 @@ def bad_registry(tmp_path: Path) -> Path:
 def test_valid_registry_prints_a_summary(tmp_path: Path) -> None:
     result = cli("validate", str(FIXTURE), cwd=tmp_path)
     assert result.returncode == 0, result.stdout
-    assert result.stdout.startswith("ok: 2 families, 3 statements, 2 stacks, 3 releases (newest 2.22.0)")
+    *warnings, summary = result.stdout.strip().splitlines()
+    assert summary.startswith("ok: 2 families, 3 statements, 2 stacks, 3 releases (newest 2.22.0)")
+    # the fixture's releases record no component versions: a warning each, shown, and the exit status stays 0
+    assert warnings and all(": warning: " in line and "records no component versions" in line for line in warnings)
+    assert f"{len(warnings)} warning(s)" in result.stderr
 
 
 def test_missing_registry_directory(tmp_path: Path) -> None:
@@ -43,14 +47,18 @@ def test_formats_json_and_github(tmp_path: Path) -> None:
     bad_registry(tmp_path)
     as_json = cli("validate", "registry", "--format", "json", cwd=tmp_path)
     assert as_json.returncode == 1
-    [problem] = json.loads(as_json.stdout)
+    found = json.loads(as_json.stdout)
+    [problem] = [p for p in found if p["severity"] == "error"]
     assert problem == {"file": "registry/families/bert.yaml", "line": 8, "column": 13, "field": "support[0].status",
                        "message": "'suported' is not one of the allowed values", "hint": "did you mean 'supported'?",
-                       "rule": "schema"}
+                       "rule": "schema", "severity": "error"}
+    assert all(p["rule"] == "release-components" for p in found if p["severity"] == "warning")
     github = cli("validate", "registry", "--format", "github", cwd=tmp_path)
-    assert github.stdout.strip() == (
+    lines = github.stdout.strip().splitlines()
+    assert [line for line in lines if line.startswith("::error")] == [
         "::error file=registry/families/bert.yaml,line=8,col=13,title=neuron-compat schema::"
-        "support[0].status: 'suported' is not one of the allowed values (did you mean 'supported'?)")
+        "support[0].status: 'suported' is not one of the allowed values (did you mean 'supported'?)"]
+    assert all(line.startswith("::warning ") for line in lines if not line.startswith("::error"))
 
 
 def test_export_is_identical_across_directories_locales_and_time_zones(tmp_path: Path) -> None:

@@ -243,7 +243,7 @@
         row.appendChild(element("td", null, a.workload));
         row.appendChild(element("td", null, a.hardware.join(", ") || "\u2014"));
         var verdictCell = element("td", "nc-verdict");
-        // a verdict (supported / partial / unsupported / unknown) is its own badge class, as on the family pages
+        // a verdict (supported / partial / unsupported / ended / unknown) is its own badge class, as on the family pages
         verdictCell.appendChild(element("span", "nc-status nc-status--" + a.verdict, a.display_status));
         row.appendChild(verdictCell);
         row.appendChild(element("td", null, a.since || "\u2014"));
