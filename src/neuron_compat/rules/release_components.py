@@ -19,7 +19,7 @@ def _held_stacks(registry: Registry, release: str) -> list[str]:
     """The stacks some statement holds for at `release`, in stacks.yaml order."""
     states = stack_states(registry, release)
     held = {h.statement.stack for family in registry.families for h in held_at(family, release, states)}
-    return [s.id for s in registry.stacks if s.id in held]
+    return list(dict.fromkeys(s.id for s in registry.stacks if s.id in held))  # a stack listed twice counts once
 
 
 def check(registry: Registry) -> Iterator[Finding]:
