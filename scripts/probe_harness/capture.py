@@ -181,3 +181,19 @@ def training_capture(loss_fn: Callable[..., Any], kwargs: dict[str, Any]) -> dic
     result["forward_operators"] = sorted(set().union(*(ops for ops, _ in forward)))
     result["backward_operators"] = sorted(set().union(*(ops for ops, _ in backward)))
     return result
+
+
+def warm_up() -> None:
+    """One tiny export, dynamo trace and AOT compile in the parent, so each forked child starts warm.
+
+    Single-threaded first: a child forked from a parent whose OpenMP pool is running can hang.
+    """
+    import torch
+
+    torch.set_num_threads(1)
+    module = torch.nn.Linear(2, 2)
+    example = {"input": torch.ones(1, 2)}
+    export_capture(module, example, decompose=True)
+    dynamo_capture(module, example)
+    training_capture(lambda **kw: module(**kw).sum(), example)
+    torch._dynamo.reset()

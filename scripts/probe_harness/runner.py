@@ -73,21 +73,35 @@ def task_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
 def cached_capture(model: Any, kind: str, base: str) -> dict[str, Any]:
     """Prefill or decode through the static-cache wrapper; a model the wrapper cannot hold (no KV cache:
     Mamba, RWKV) is captured without a cache for prefill and recorded as not run for decode."""
+    import torch
+
     decode = base == "decode"
     try:
-        static_cache_module(model, 2 * LENGTHS[0])
+        wrapper = static_cache_module(model, 2 * LENGTHS[0])
+        with torch.no_grad():
+            wrapper(**decoder_inputs(model, LENGTHS[0], decode))
     except Exception as exc:  # noqa: BLE001
-        reason = "no static KV cache: transformers' export wrapper refused the model: " + error_text(exc)
+        reason = "no static KV cache: transformers' static-cache export wrapper cannot run the model: " \
+            + error_text(exc)
         if decode:
             return {"outcome": "not_run", "error": reason}
+        without_cache(model)
         captured = capture_at_lengths(lambda n: (model, task_inputs(model, kind, n)), LENGTHS)
         return {**captured, "cache": "none", "cache_note": reason}
     if kind == "multimodal" and not decode:  # the image goes in with the prompt: no wrapper for that
+        without_cache(model)
         captured = capture_at_lengths(lambda n: (model, multimodal_inputs(model, n)), LENGTHS)
         return {**captured, "cache": "none"}
     captured = capture_at_lengths(lambda n: (static_cache_module(model, 2 * n), decoder_inputs(model, n, decode)),
                                   LENGTHS)
     return {**captured, "cache": "static"}
+
+
+def without_cache(model: Any) -> None:
+    """A model built for a KV cache, set to run without one (its prefill captured as a plain forward)."""
+    for config in {id(c): c for c in (model.config, model.config.get_text_config())}.values():
+        config.use_cache = False
+    model.generation_config.use_cache = False
 
 
 def train(model: Any, kind: str) -> dict[str, Any]:

@@ -42,11 +42,8 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
     if "qk_rope_head_dim" in values and "head_dim" in values:
         out["head_dim"] = out.get("qk_rope_head_dim", values["qk_rope_head_dim"])  # MLA: rotary part only
     _shrink_expert_groups(values, out)
-    vocab = out.get("vocab_size")
-    for key in SPECIAL_IDS:
-        value = values.get(key)
-        if vocab and _is_int(value) and value >= vocab:
-            out[key] = min(SPECIAL_IDS.index(key), vocab - 1)  # special ids must stay inside the tiny vocabulary
+    if _is_int(values.get("kv_lora_rank")) and _is_int(out.get("num_attention_heads")):
+        out["num_key_value_heads"] = out["num_attention_heads"]  # MLA: one latent per attention head
     layers = out.get("num_hidden_layers", values.get("num_hidden_layers"))
     for key in ("depths", "encoder_depths", "num_layers_per_block"):
         value = values.get(key)
@@ -70,7 +67,28 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
             nested = shrink(values[key])
             if nested:
                 out[key] = {**values[key], **nested}
+    _shrink_token_ids(values, out)
     return out
+
+
+def _shrink_token_ids(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Token ids must stay inside the tiny vocabulary (the model's own, or its text config's for the image /
+    audio placeholder tokens of multimodal models): pad/bos/eos... become 0, 1, 2..., the others the top ids."""
+    vocab = out.get("vocab_size")
+    text = out.get("text_config")
+    if vocab is None and isinstance(text, dict) and _is_int(text.get("vocab_size")):
+        vocab = text["vocab_size"]
+    if not _is_int(vocab):
+        return
+    others = sorted(k for k in values if k.endswith(("_token_id", "_token_index")) and k not in SPECIAL_IDS)
+    for key in SPECIAL_IDS:
+        value = values.get(key)
+        if _is_int(value) and value >= vocab:
+            out[key] = min(SPECIAL_IDS.index(key), vocab - 1)
+    for index, key in enumerate(others):
+        value = values.get(key)
+        if _is_int(value) and value >= vocab:
+            out[key] = vocab - 1 - index
 
 
 def _shrink_expert_groups(values: dict[str, Any], out: dict[str, Any]) -> None:
