@@ -25,9 +25,9 @@ import os
 import sys
 from pathlib import Path
 
-from neuron_compat.audit.check import Evidence
-from neuron_compat.audit.evidence import PackageFiles
+from neuron_compat.audit.local_evidence import PackageFiles
 from neuron_compat.audit.run import audit
+from neuron_compat.audit.url_verdict import Evidence
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -34,17 +34,19 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from neuron_compat.export import dumps, registry_to_json
-from neuron_compat.registry import load_registry
-from neuron_compat.validation import validate_registry
-from neuron_compat.yaml_loading import load_yaml_file
+from neuron_compat.loading.loader import load_registry
+from neuron_compat.loading.yaml_reader import load_yaml_file
+from neuron_compat.publishing.registry_document import dumps, registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 BASE_REGISTRY = ROOT / "registry"
 
@@ -52,7 +54,7 @@ BASE_REGISTRY = ROOT / "registry"
 # --- the synthetic registry -------------------------------------------------------------------------
 
 
-def _statement_yaml(rng: random.Random, stack: dict, workload: str, releases: list[str], inherits: bool) -> str:
+def _statement_yaml(rng: random.Random, stack: dict[str, Any], workload: str, releases: list[str], inherits: bool) -> str:
     """One realistic statement for `stack`, consistent with the rules (versions, notes for partial ...); when
     the stack has a capability file (`inherits`), it states no attention or dtypes and inherits them, as the
     real statements of such stacks mostly do."""
@@ -193,8 +195,9 @@ def bench_loader(report: Report, registries: dict[int, Path], repeat: int) -> No
         result = validate_registry(root)
         if result.problems:
             raise SystemExit(f"the synthetic registry has problems: {result.problems[0].format()}")
-        bare, guarded, schema, full = interleaved(repeat, [lambda: bare_load(root), lambda: loader_only(root),
-                                                           lambda: load_registry(root), lambda: validate_registry(root)])
+        bare, guarded, schema, full = interleaved(repeat, [partial(bare_load, root), partial(loader_only, root),
+                                                           partial(load_registry, root),
+                                                           partial(validate_registry, root)])
         per_family[n] = (full / n, bare / n)
         ratio = full / bare
         report.add("loader", f"N={n}: bare yaml.load (CSafeLoader)", f"{bare * 1000:.0f} ms CPU")
@@ -266,17 +269,19 @@ def write_plain_twin(registry: Path, work: Path) -> Path:
     Returns the twin's mkdocs.yml. Hand-written pages get their generation markers filled exactly as the
     hook fills them, so both builds render the same pages through the same theme and plugins.
     """
-    from neuron_compat.site import mkdocs_hook as hook
+    from neuron_compat.site.markers import fill_markers
+    from neuron_compat.site.render import FRAGMENT_PAGES, render_site
+    from neuron_compat.site.upstream import load_hub_snapshots
 
     result = validate_registry(registry)
-    rendered = hook.render_site(result.registry, hook.load_hub_snapshots(registry))
+    rendered = render_site(result.registry, load_hub_snapshots(registry))
     shutil.rmtree(work, ignore_errors=True)
     docs = work / "docs"
     shutil.copytree(ROOT / "site", docs)
-    for relative, fragment_page in hook.FRAGMENT_PAGES.items():
+    for fragment_page in FRAGMENT_PAGES.values():
         path = docs / fragment_page
-        path.write_text(hook.fill_markers(fragment_page, path.read_text(encoding="utf-8"), rendered.fragments,
-                                          hook.FRAGMENT_PAGES), encoding="utf-8")
+        path.write_text(fill_markers(fragment_page, path.read_text(encoding="utf-8"), rendered.fragments,
+                                          FRAGMENT_PAGES), encoding="utf-8")
     for relative, content in rendered.files.items():
         target = docs / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -292,6 +297,11 @@ def write_plain_twin(registry: Path, work: Path) -> Path:
     return work / "mkdocs.yml"
 
 
+def _build_into(done: list[subprocess.CompletedProcess[str]], config: Path, out: Path,
+                registry: Path | None = None) -> None:
+    done.append(mkdocs_build(config, out, registry))
+
+
 def bench_site(report: Report, registries: dict[int, Path], work: Path, repeat: int) -> dict[int, Path]:
     built: dict[int, Path] = {}
     reason = _site_missing()
@@ -304,11 +314,11 @@ def bench_site(report: Report, registries: dict[int, Path], work: Path, repeat: 
         site_runs, twin_runs = [], []
         for _ in range(repeat):
             done: list[subprocess.CompletedProcess[str]] = []
-            site_runs.append(child_cpu(lambda: done.append(mkdocs_build(ROOT / "mkdocs.yml", out, registry))))
+            site_runs.append(child_cpu(partial(_build_into, done, ROOT / "mkdocs.yml", out, registry)))
             if done[0].returncode != 0:
                 report.skipped.append(f"site N={n}: mkdocs build failed: {(done[0].stderr or done[0].stdout)[-300:]}")
                 return built
-            twin_runs.append(child_cpu(lambda: done.append(mkdocs_build(twin_config, twin_out))))
+            twin_runs.append(child_cpu(partial(_build_into, done, twin_config, twin_out)))
             if done[1].returncode != 0:
                 report.skipped.append(f"site N={n}: the plain-Markdown twin failed: {done[1].stderr[-300:]}")
                 return built
@@ -351,7 +361,7 @@ def wall_medians(repeat: int, commands: list[list[str]], **options: object) -> l
 # `check` answering from a given compiled document as if it were the bundled snapshot (no validation), so a
 # synthetic registry measures how the hot path grows with the registry.
 _CHECK_WITH_SNAPSHOT = (
-    "import sys, neuron_compat.compiled as c\n"
+    "import sys, neuron_compat.check.compiled_view as c\n"
     "c.bundled_document_text = lambda: open(sys.argv[1], 'rb').read()\n"
     "from neuron_compat.cli import main\n"
     "sys.exit(main(['check', sys.argv[2]]))\n"
@@ -479,7 +489,7 @@ def bench_browser(report: Report, built: dict[int, Path]) -> None:
         server.terminate()
         server.wait()
     worst = max(timings)
-    print("    per keystroke: " + ", ".join(f"{text or '(cleared)'} {ms:.0f} ms" for text, ms in zip(typed, timings)))
+    print("    per keystroke: " + ", ".join(f"{text or '(cleared)'} {ms:.0f} ms" for text, ms in zip(typed, timings, strict=True)))
     report.add("browser", f"N={n}: matrix page ready ({rows} rows drawn)", f"{load_ms:.0f} ms")
     report.add("browser", f"N={n}: matrix filter per keystroke, median / worst", f"{statistics.median(timings):.0f} / "
                f"{worst:.0f} ms", "< 100 ms (+150 ms input debounce)", worst < 100)

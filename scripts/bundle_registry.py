@@ -18,10 +18,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from neuron_compat.export import dumps, registry_to_json
-from neuron_compat.problems import render_problems
-from neuron_compat.upstream_snapshot import write_or_check
-from neuron_compat.validation import validate_registry
+from neuron_compat.contributing.upstream_snapshot import write_or_check
+from neuron_compat.loading.problems import render_problems
+from neuron_compat.publishing.registry_document import dumps, registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "registry"

@@ -1,7 +1,7 @@
 """Print how much of the registry's supported/partial statements carry effective attention and dtypes.
 
 Effective values are the statement's own or, when it states none, its stack's capability
-(neuron_compat.capabilities). Also prints the `unknown` statements that carry no note saying what was
+(neuron_compat.views.inherited_capabilities). Also prints the `unknown` statements that carry no note saying what was
 checked. Usage: python scripts/data_coverage.py [registry-dir]; exit 1 when the registry does not load.
 """
 
@@ -11,8 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from neuron_compat.capabilities import effective_values
-from neuron_compat.registry import load_registry
+from neuron_compat.loading.loader import load_registry
+from neuron_compat.views.inherited_capabilities import effective_values
 
 KNOWN = ("supported", "partial")
 
@@ -28,9 +28,13 @@ def main(argv: list[str]) -> int:
         print(f"{root}: the registry does not load; run neuron-compat validate", file=sys.stderr)
         return 1
     registry = result.registry
-    total, attention, dtypes = Counter(), Counter(), Counter()
-    own_attention, own_dtypes = Counter(), Counter()
-    unknown, unknown_silent = 0, []
+    total: Counter[str] = Counter()
+    attention: Counter[str] = Counter()
+    dtypes: Counter[str] = Counter()
+    own_attention: Counter[str] = Counter()
+    own_dtypes: Counter[str] = Counter()
+    unknown = 0
+    unknown_silent: list[str] = []
     for family in registry.families:
         for index, statement in enumerate(family.support):
             if statement.status == "unknown":

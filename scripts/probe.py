@@ -43,7 +43,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from neuron_compat.upstream_snapshot import write_or_check  # noqa: E402
+from neuron_compat.contributing.upstream_snapshot import write_or_check
 from probe_harness.capture import error_text, warm_up  # noqa: E402
 from probe_harness.isolate import run_isolated  # noqa: E402
 from probe_harness.render import render  # noqa: E402

@@ -23,6 +23,7 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,9 +31,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import yaml
 
-from neuron_compat.atomic_write import write_atomically
-from neuron_compat.hub import HubError, fetch_config
-from neuron_compat.model_config import ConfigError, facts_from_config
+from neuron_compat.check.config_facts import ConfigError, facts_from_config
+from neuron_compat.check.hub_client import HubError, fetch_config
+from neuron_compat.safeio.atomic_write import write_atomically
 
 DEFAULT_TASKS = ("text-generation", "image-text-to-text", "feature-extraction", "text-classification",
                  "automatic-speech-recognition", "text-to-image")
@@ -48,8 +49,8 @@ def list_top_models(task: str, limit: int) -> list[tuple[str, int | None]]:
     return [(model.id, model.downloads) for model in models]
 
 
-def describe(repo_id: str, downloads: int | None) -> dict:
-    entry: dict = {"id": repo_id, "downloads": downloads, "model_type": None, "architectures": []}
+def describe(repo_id: str, downloads: int | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": repo_id, "downloads": downloads, "model_type": None, "architectures": []}
     try:
         fetched = fetch_config(repo_id)
         facts = facts_from_config(fetched.data)
@@ -66,7 +67,7 @@ def describe(repo_id: str, downloads: int | None) -> dict:
     return entry
 
 
-def snapshot(task: str, limit: int, endpoint: str, today: dt.date) -> dict:
+def snapshot(task: str, limit: int, endpoint: str, today: dt.date) -> dict[str, Any]:
     models = [describe(repo_id, downloads) for repo_id, downloads in list_top_models(task, limit)]
     query = urlencode({"pipeline_tag": task, "sort": "downloads", "limit": limit})
     return {
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     from huggingface_hub import constants
     from huggingface_hub.utils import logging as hub_logging
 
-    hub_logging.set_verbosity_error()  # retries are the library's business; failures are reported below
+    hub_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # huggingface_hub leaves it unannotated; retries are the library's business; failures are reported below
     today = dt.datetime.now(dt.UTC).date()
     for task in args.tasks or DEFAULT_TASKS:
         try:

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from neuron_compat.upstream_snapshot import write_or_check
+from neuron_compat.contributing.upstream_snapshot import write_or_check
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "torch-neuronx-operators.yaml"
@@ -48,8 +48,9 @@ def read_page(tag: str, git_dir: Path | None) -> str:
             ["git", f"--git-dir={git_dir}", "show", f"{tag}:{PAGE}.rst"], check=True, capture_output=True, text=True
         ).stdout
     url = f"https://raw.githubusercontent.com/aws-neuron/aws-neuron-sdk/{tag}/{PAGE}.rst"
-    with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 - fixed https URL
-        return response.read().decode("utf-8")
+    with urllib.request.urlopen(url, timeout=60) as response:  # a fixed https URL
+        body: bytes = response.read()
+        return body.decode("utf-8")
 
 
 def snapshot(rst: str, tag: str) -> dict[str, Any]:

@@ -37,11 +37,12 @@ import argparse
 import ast
 import datetime as dt
 import email.parser
+import operator
 import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from neuron_compat.upstream_snapshot import write_or_check
+from neuron_compat.contributing.upstream_snapshot import write_or_check
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "optimum-neuron.yaml"
@@ -79,7 +80,8 @@ PINNED_PACKAGES: tuple[str, ...] = (
     "transformers-neuronx",
     "vllm",
 )
-EXTRAS_PREFERENCE: tuple[str | None, ...] = (None, "neuronx", "vllm")
+NAMED_EXTRAS = ("neuronx", "vllm")
+EXTRAS_PREFERENCE: tuple[str | None, ...] = (None, *NAMED_EXTRAS)
 
 EXPORTER_PREFIX = "optimum/exporters/neuron/model_configs"
 INFERENCE_AUTO_MODELS = "optimum/neuron/models/inference/auto_models.py"
@@ -101,26 +103,22 @@ class StaticEvalError(ValueError):
     """An expression that the small static evaluator cannot reduce to a literal."""
 
 
+_COMPARISONS: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.In: lambda left, right: left in right,
+    ast.NotIn: lambda left, right: left not in right,
+}
+
+
 def static_eval(node: ast.expr, env: dict[str, Any]) -> Any:
     """Evaluate a literal-like expression: constants, containers, module-level names, ``*`` and comprehensions."""
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        items: list[Any] = []
-        for elt in node.elts:
-            if isinstance(elt, ast.Starred):
-                items.extend(static_eval(elt.value, env))
-            else:
-                items.append(static_eval(elt, env))
-        return items
+        return _eval_items(node.elts, env)
     if isinstance(node, ast.Dict):
-        result: dict[Any, Any] = {}
-        for key, value in zip(node.keys, node.values):
-            if key is None:
-                result.update(static_eval(value, env))
-            else:
-                result[static_eval(key, env)] = static_eval(value, env)
-        return result
+        return _eval_dict(node, env)
     if isinstance(node, ast.Name):
         if node.id in env:
             return env[node.id]
@@ -128,30 +126,46 @@ def static_eval(node: ast.expr, env: dict[str, Any]) -> Any:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return static_eval(node.left, env) + static_eval(node.right, env)
     if isinstance(node, ast.ListComp) and len(node.generators) == 1:
-        gen = node.generators[0]
-        if not isinstance(gen.target, ast.Name):
-            raise StaticEvalError("only simple comprehension targets are supported")
-        out = []
-        for item in static_eval(gen.iter, env):
-            scope = {**env, gen.target.id: item}
-            if all(static_eval(cond, scope) for cond in gen.ifs):
-                out.append(static_eval(node.elt, scope))
-        return out
-    if isinstance(node, ast.Compare) and len(node.ops) == 1:
-        left, right = static_eval(node.left, env), static_eval(node.comparators[0], env)
-        op = node.ops[0]
-        if isinstance(op, ast.Eq):
-            return left == right
-        if isinstance(op, ast.NotEq):
-            return left != right
-        if isinstance(op, ast.In):
-            return left in right
-        if isinstance(op, ast.NotIn):
-            return left not in right
+        return _eval_comprehension(node, env)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
+        compare = _COMPARISONS[type(node.ops[0])]
+        return compare(static_eval(node.left, env), static_eval(node.comparators[0], env))
     if isinstance(node, ast.BoolOp):
         values = [static_eval(v, env) for v in node.values]
         return all(values) if isinstance(node.op, ast.And) else any(values)
     raise StaticEvalError(f"cannot evaluate {ast.dump(node)[:120]}")
+
+
+def _eval_items(elts: list[ast.expr], env: dict[str, Any]) -> list[Any]:
+    items: list[Any] = []
+    for elt in elts:
+        if isinstance(elt, ast.Starred):
+            items.extend(static_eval(elt.value, env))
+        else:
+            items.append(static_eval(elt, env))
+    return items
+
+
+def _eval_dict(node: ast.Dict, env: dict[str, Any]) -> dict[Any, Any]:
+    result: dict[Any, Any] = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        if key is None:
+            result.update(static_eval(value, env))
+        else:
+            result[static_eval(key, env)] = static_eval(value, env)
+    return result
+
+
+def _eval_comprehension(node: ast.ListComp, env: dict[str, Any]) -> list[Any]:
+    gen = node.generators[0]
+    if not isinstance(gen.target, ast.Name):
+        raise StaticEvalError("only simple comprehension targets are supported")
+    out = []
+    for item in static_eval(gen.iter, env):
+        scope = {**env, gen.target.id: item}
+        if all(static_eval(cond, scope) for cond in gen.ifs):
+            out.append(static_eval(node.elt, scope))
+    return out
 
 
 def module_constants(tree: ast.Module) -> dict[str, Any]:
@@ -290,7 +304,7 @@ def extract_requires(wheel: Wheel) -> dict[str, str]:
             continue
         extra: str | None = None
         if req.marker is not None:
-            extra = next((e for e in EXTRAS_PREFERENCE[1:] if req.marker.evaluate({"extra": e})), "other")
+            extra = next((e for e in NAMED_EXTRAS if req.marker.evaluate({"extra": e})), "other")
         if extra not in EXTRAS_PREFERENCE:
             continue
         rank = EXTRAS_PREFERENCE.index(extra)

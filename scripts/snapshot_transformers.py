@@ -36,7 +36,7 @@ from typing import Any
 
 import yaml
 
-from neuron_compat.upstream_snapshot import write_or_check
+from neuron_compat.contributing.upstream_snapshot import write_or_check
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "transformers-model-types.yaml"
@@ -48,7 +48,7 @@ class QuotedStr(str):
     """A string always written double-quoted, so that versions such as "5.10" stay strings."""
 
 
-class BlockDict(dict):
+class BlockDict(dict[str, Any]):
     """A mapping always written in block style, one key a line."""
 
 
@@ -126,7 +126,7 @@ class AutoModuleReader:
             return items if isinstance(node, ast.List) else tuple(items)
         if isinstance(node, ast.Dict):
             result: dict[Any, Any] = {}
-            for key, value in zip(node.keys, node.values):
+            for key, value in zip(node.keys, node.values, strict=True):
                 if key is None:
                     result.update(self._eval(value, env))
                 else:

@@ -7,9 +7,10 @@ import errno
 import importlib
 import os
 import sys
+from collections.abc import Callable
 
-from . import __version__
-from .commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from neuron_compat import __version__
+from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 # One module per subcommand under neuron_compat.commands, in the order --help lists them.
 COMMAND_MODULES = (
@@ -48,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        code = args.handler(args)
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        code = handler(args)
         sys.stdout.flush()  # a full disk under `> file` fails here, while it can still be reported
         return code
     except KeyboardInterrupt:

@@ -109,8 +109,8 @@ def test_hub_id_from_the_home_page_is_offered_with_a_link(check_page, check_site
 
 def test_the_page_reads_the_registry_json_it_is_published_with(check_site):
     published = json.loads((check_site / "api" / "registry.json").read_text(encoding="utf-8"))
-    from neuron_compat.export import registry_to_json
-    from neuron_compat.validation import validate_registry
+    from neuron_compat.publishing.registry_document import registry_to_json
+    from neuron_compat.rules.validation import validate_registry
 
     assert published == json.loads(json.dumps(registry_to_json(validate_registry(CHECK_REGISTRY).registry)))
     html = (check_site / "check" / "index.html").read_text(encoding="utf-8")

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from check_helpers import CHECK_REGISTRY, ROOT, node_executable
 
+from neuron_compat.check.config_facts import ConfigError, facts_from_config
+from neuron_compat.check.resolver import ResolveError, resolve
 from neuron_compat.commands.check import verdict_document
-from neuron_compat.export import registry_to_json
-from neuron_compat.model_config import ConfigError, facts_from_config
-from neuron_compat.resolve import ResolveError, resolve
-from neuron_compat.validation import validate_registry
+from neuron_compat.publishing.registry_document import registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 ODD = [None, True, False, 0, -1, 1, 2, 4096.0, 4096.5, 1e300, "", "x" * 250, "two\nlines", [], {}, ["a", 1], "bf16"]
 MODEL_TYPES = ["llama", "qwen3", "qwen3_moe", "gemma3", "gemma3_text", "mistral", "qwen2", "llamaa", "deepseek_v3",
@@ -94,7 +94,7 @@ def test_python_and_javascript_agree_on_odd_configs():
     assert js.returncode == 0, js.stderr
     answers = json.loads(js.stdout)
     kinds = {"verdict": 0, "error": 0}
-    for case, want, got in zip(cases, expected, answers):
+    for case, want, got in zip(cases, expected, answers, strict=True):
         got = {k: v for k, v in got.items() if k != "name"}
         assert got == want, json.dumps(case)
         kinds[next(iter(want))] += 1

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from check_helpers import CHECK_REGISTRY, CONFIGS, ROOT, clean_env
 
-from neuron_compat.export import dumps, registry_to_json
-from neuron_compat.validation import validate_registry
+from neuron_compat.publishing.registry_document import dumps, registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 QWEN = str(CONFIGS / "qwen3-8b.json")
 BUNDLED = ROOT / "src" / "neuron_compat" / "data" / "registry.json"
@@ -124,7 +124,7 @@ def test_check_on_the_snapshot_imports_no_site_tools_and_no_pydantic_models(tmp_
              "with contextlib.redirect_stdout(io.StringIO()):\n"
              f"    code = main(['check', {QWEN!r}])\n"
              "heavy = sorted(m for m in ('mkdocs', 'jinja2', 'markupsafe', 'huggingface_hub', 'pydantic.main', 'yaml',"
-             " 'neuron_compat.schema') if m in sys.modules)\n"
+             " 'neuron_compat.contract.models') if m in sys.modules)\n"
              "print(code, heavy)\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
                             env=clean_env(), timeout=60, check=False)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from check_helpers import CHECK_REGISTRY, ROOT, config_text, node_executable
 
-from neuron_compat.check_tables import check_tables
-from neuron_compat.export import registry_to_json
-from neuron_compat.schema import CheckTables
-from neuron_compat.validation import validate_registry
+from neuron_compat.check.tables import check_tables
+from neuron_compat.contract.models import CheckTables
+from neuron_compat.publishing.registry_document import registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 CHECK_SCRIPTS = sorted((ROOT / "site" / "assets" / "javascripts").glob("check*.js"))
 RUNNER = Path(__file__).with_name("run_check_js.js")
@@ -78,7 +78,7 @@ process.stdout.write(JSON.stringify(JSON.parse(process.argv[2]).map(page.isValid
 
 
 def test_the_page_accepts_the_hub_ids_check_accepts() -> None:
-    from neuron_compat.hub_ids import is_valid_repo_id
+    from neuron_compat.contract.hub_ids import is_valid_repo_id
 
     ids = ["Qwen/Qwen3-8B", "gpt2", "a/b", "meta-llama/Llama-3.1-8B-Instruct", "../../etc", "a--b/c", "a/b.",
            "a/b-", "x" * 96, "x" * 97, "a/b/c", "a/b\n", "a b/c", "é/b", "", "a/..b", "a_b/c.d"]

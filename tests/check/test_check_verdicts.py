@@ -22,8 +22,8 @@ from check_helpers import (
 )
 
 from neuron_compat.cli import main
-from neuron_compat.export import registry_to_json
-from neuron_compat.validation import validate_registry
+from neuron_compat.publishing.registry_document import registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 # fixture -> (status, exit code, family id, model-level caveat kinds, {(stack, workload): (verdict, caveat kinds)})
 EXPECTED = {
@@ -245,11 +245,11 @@ def test_cli_and_site_give_the_same_json_on_every_fixture_and_variant(tmp_path):
             cases.append({"name": f"{path.name} {flags}", "config": config, "options": options})
             expected.append(_check_json_in_process(str(path), *flags))
     # and the real command on the plain fixtures, byte for byte through json
-    for path, case in zip(CONFIG_FILES, cases[::len(OPTION_SETS)]):
+    for path, case in zip(CONFIG_FILES, cases[::len(OPTION_SETS)], strict=False):  # the variants follow
         assert verdict_of(run_check(str(path), "--json")) == expected[cases.index(case)]
     results = _js_verdicts(cases)
     assert len(results) == len(expected) > 90
-    for case, result, cli in zip(cases, results, expected):
+    for case, result, cli in zip(cases, results, expected, strict=True):
         assert "error" not in result, (case["name"], result.get("error"))
         assert result["verdict"] == cli, case["name"]
 
@@ -284,11 +284,11 @@ def test_cli_and_site_agree_on_the_real_registry_too():
                         input=json.dumps({"registry": registry, "cases": cases}), capture_output=True, text=True,
                         timeout=60, cwd=ROOT, check=False)
     assert js.returncode == 0, js.stderr
+    from neuron_compat.check.config_facts import facts_from_config
+    from neuron_compat.check.resolver import resolve
     from neuron_compat.commands.check import verdict_document
-    from neuron_compat.model_config import facts_from_config
-    from neuron_compat.resolve import resolve
 
-    for case, answer in zip(cases, json.loads(js.stdout)):
+    for case, answer in zip(cases, json.loads(js.stdout), strict=True):
         expected = json.loads(json.dumps(verdict_document(resolve(facts_from_config(case["config"]), result.registry,
                                                                   release=case["options"]["release"]))))
         assert answer.get("verdict") == expected, case["name"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from contrib_helpers import REPO, run_cli
 
-from neuron_compat.validation import validate_registry
+from neuron_compat.rules.validation import validate_registry
 
 
 def test_the_real_registry_carries_a_data_version() -> None:

@@ -10,10 +10,10 @@ from contrib_helpers import FIXTURE_REGISTRY
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from neuron_compat.candidate import validate_with_changes
-from neuron_compat.evidence import Evidence, EvidenceError, record_evidence
-from neuron_compat.scaffold import FamilyScaffold, UnknownStatement
-from neuron_compat.validation import validate_registry
+from neuron_compat.contributing.evidence_edit import Evidence, EvidenceError, record_evidence
+from neuron_compat.contributing.new_family import FamilyScaffold, UnknownStatement
+from neuron_compat.contributing.shadow_registry import validate_with_changes
+from neuron_compat.rules.validation import validate_registry
 
 STACKS = ("optimum-neuron", "nxd-inference")
 RELEASES = ("2.20.0", "2.21.0", "2.22.0")

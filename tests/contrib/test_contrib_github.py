@@ -13,8 +13,8 @@ import pytest
 import yaml
 from contrib_helpers import REPO, run_cli
 
-from neuron_compat.validation import validate_registry
-from neuron_compat.vocabulary import Attention, Dtype
+from neuron_compat.contract.vocabulary import Attention, Dtype
+from neuron_compat.rules.validation import validate_registry
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 FORMS = [REPO / ".github" / "ISSUE_TEMPLATE" / name for name in ("report-result.yml", "request-architecture.yml")]

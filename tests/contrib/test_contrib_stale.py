@@ -8,8 +8,8 @@ from pathlib import Path
 
 from contrib_helpers import run_cli
 
-from neuron_compat.staleness import StalenessPolicy, is_stale, stale_statements
-from neuron_compat.validation import validate_registry
+from neuron_compat.rules.validation import validate_registry
+from neuron_compat.views.stale_claims import StalenessPolicy, is_stale, stale_statements
 
 
 def _age_bert(registry: Path, verified: str) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from neuron_compat import roundtrip
-from neuron_compat.textedit import YamlTextEditor
+from neuron_compat.contributing import roundtrip_style as roundtrip
+from neuron_compat.contributing.yaml_patch import YamlTextEditor
 
 TEXT = """\
 # head comment

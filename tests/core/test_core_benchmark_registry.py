@@ -7,7 +7,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from neuron_compat.validation import validate_registry
+from neuron_compat.rules.validation import validate_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from neuron_compat.capabilities import effective_values
-from neuron_compat.export import registry_to_json
-from neuron_compat.registry import load_registry
+from neuron_compat.loading.loader import load_registry
+from neuron_compat.publishing.registry_document import registry_to_json
 from neuron_compat.rules import run_rules
+from neuron_compat.views.inherited_capabilities import effective_values
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "registry"
 

@@ -83,7 +83,7 @@ def test_committed_schemas_equal_generated(kind: str, tmp_path: Path) -> None:
 def _contract_models() -> list[type]:
     from pydantic import BaseModel
 
-    from neuron_compat import schema
+    from neuron_compat.contract import models as schema
 
     return [value for value in vars(schema).values()
             if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == schema.__name__]

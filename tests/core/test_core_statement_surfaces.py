@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from neuron_compat.model_config import facts_from_config
-from neuron_compat.resolve import NOT_CARRIED, json_schema, resolve
-from neuron_compat.schema import Statement
+from neuron_compat.check.config_facts import facts_from_config
+from neuron_compat.check.resolver import NOT_CARRIED, json_schema, resolve
+from neuron_compat.contract.models import Statement
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site import render_site
-from neuron_compat.validation import validate_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 

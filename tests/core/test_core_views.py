@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.support import CurrentView, ReleaseView, current_release
-from neuron_compat.validation import validate_registry
-from neuron_compat.views import cells_at
+from neuron_compat.views.at_release import cells_at
 
 REGISTRY = Path(__file__).resolve().parents[2] / "registry"
 
@@ -39,7 +39,7 @@ def test_a_loaded_registry_is_frozen() -> None:
 
     import pytest
 
-    from neuron_compat.registry_model import Registry
+    from neuron_compat.loading.loaded_registry import Registry
 
     registry = validate_registry(REGISTRY).registry
     assert isinstance(registry, Registry)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from neuron_compat.yaml_loading import MAX_ALIAS_USES, MAX_FILE_BYTES, MAX_NESTING, load_yaml_file
+from neuron_compat.loading.yaml_reader import MAX_ALIAS_USES, MAX_FILE_BYTES, MAX_NESTING, load_yaml_file
 
 
 def write(tmp_path: Path, data: bytes | str, name: str = "f.yaml") -> Path:
@@ -45,7 +45,7 @@ def test_aliases_up_to_the_limit_load(tmp_path: Path) -> None:
 def test_oversized_file_is_refused_without_reading_it(tmp_path: Path) -> None:
     path = write(tmp_path, b"# " + b"x" * (20 * 1024 * 1024))
     tracemalloc.start()
-    loaded, problem = load_yaml_file(path, display="big.yaml")
+    _, problem = load_yaml_file(path, display="big.yaml")
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 1024 * 1024  # the 20 MiB were never read

@@ -25,7 +25,7 @@ import pytest
 import yaml
 from payloads import MARKDOWN, PLAIN, hostile_family
 
-from neuron_compat.validation import validate_registry
+from neuron_compat.rules.validation import validate_registry
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "registry"
@@ -147,7 +147,7 @@ def test_json_api_and_badges_carry_the_exact_text(hostile_page, base_url: str, h
     assert family["name"] == PLAIN[0] and family["vendor"] == PLAIN[1] and family["aliases"] == PLAIN[1:]
     assert [note["text"] for note in family["support"][0]["notes"]] == MARKDOWN
     registry = json.loads((hostile_site / "api" / "registry.json").read_text(encoding="utf-8"))
-    assert [f for f in registry["families"] if f["id"] == "hostile"][0]["name"] == PLAIN[0]
+    assert next(f for f in registry["families"] if f["id"] == "hostile")["name"] == PLAIN[0]
     badges = sorted((hostile_site / "api" / "badges" / "hostile").glob("*.json"))
     assert badges
     for badge in badges:

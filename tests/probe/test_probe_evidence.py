@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from neuron_compat.export import registry_to_json
-from neuron_compat.probe_summary import probe_line
-from neuron_compat.registry import load_registry
-from neuron_compat.schema import ProbeSnapshot
+from neuron_compat.contract.models import ProbeSnapshot
+from neuron_compat.loading.loader import load_registry
+from neuron_compat.publishing.registry_document import registry_to_json
 from neuron_compat.site.pages.families import family_page
 from neuron_compat.site.support import ReleaseView
+from neuron_compat.views.probe_reading import probe_line
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "probe.yaml"
@@ -126,7 +126,7 @@ def test_check_prints_the_probe_line_for_the_model_type(tmp_path):
     assert probe_lines == ["Probe (bert, CPU capture of a tiny random model; evidence, not support): "
                            "torch.export: one static graph; dynamo: 1 graph, 0 graph breaks; "
                            "1 of 3 ATen operators outside the torch-neuronx operator list"], result.stdout
-    plain = subprocess.run(command[:-2] + ["--registry", str(CHECK_REGISTRY)], capture_output=True, text=True,
+    plain = subprocess.run([*command[:-2], "--registry", str(CHECK_REGISTRY)], capture_output=True, text=True,
                            cwd=ROOT, timeout=60, check=False)
     assert plain.returncode == result.returncode
     assert "Probe (" not in plain.stdout

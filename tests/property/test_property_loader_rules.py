@@ -20,11 +20,19 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from neuron_compat.export import dumps, registry_to_json
-from neuron_compat.json_schema import schema_for
-from neuron_compat.validation import validate_registry
-from neuron_compat.vocabulary import Attention, ConstraintKind, Dtype, Hardware, SourceKind, Status, Workload
-from neuron_compat.yaml_loading import load_yaml_file
+from neuron_compat.contract.json_schema import schema_for
+from neuron_compat.contract.vocabulary import (
+    Attention,
+    ConstraintKind,
+    Dtype,
+    Hardware,
+    SourceKind,
+    Status,
+    Workload,
+)
+from neuron_compat.loading.yaml_reader import load_yaml_file
+from neuron_compat.publishing.registry_document import dumps, registry_to_json
+from neuron_compat.rules.validation import validate_registry
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "registry"
 VALID_LLAMA = yaml.safe_load((FIXTURE / "families" / "llama.yaml").read_text(encoding="utf-8"))
@@ -120,7 +128,7 @@ def mutate(data: Any, draw: st.DrawFn) -> Any:
     elif operation == "replace":
         parent[last] = draw(values)
     elif operation == "add_key" and isinstance(parent[last], dict):
-        parent[last][draw(st.sampled_from(WORDS + ["since", "until", "stack_since", "notes"]))] = draw(values)
+        parent[last][draw(st.sampled_from([*WORDS, "since", "until", "stack_since", "notes"]))] = draw(values)
     elif operation == "duplicate" and isinstance(parent, list):
         parent.insert(last, json.loads(json.dumps(parent[last], default=str)))
     return data

@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from neuron_compat.crosscheck import load_snapshot, optimum_neuron_mismatches, registered_model_types
-from neuron_compat.validation import validate_registry
+from neuron_compat.rules.validation import validate_registry
+from neuron_compat.views.optimum_neuron_crosscheck import (
+    load_snapshot,
+    optimum_neuron_mismatches,
+    registered_model_types,
+)
 
 REGISTRY = Path(__file__).resolve().parents[2] / "registry"
 

@@ -172,8 +172,8 @@ def test_hand_written_file_at_a_generated_path_is_refused(name: str, tmp_path: P
     config = config.replace("docs_dir: site", f"docs_dir: {docs}")
     config = config.replace("  - src/neuron_compat/site/mkdocs_hook.py",
                             f"  - {REPO / 'src/neuron_compat/site/mkdocs_hook.py'}")
-    config = config.replace("custom_dir: src/neuron_compat/theme", f"custom_dir: {REPO / 'src/neuron_compat/theme'}")
-    config = config.replace("  - registry\n  - src/neuron_compat/templates\n  - src/neuron_compat/theme\n", "")
+    config = config.replace("custom_dir: src/neuron_compat/site/theme", f"custom_dir: {REPO / 'src/neuron_compat/site/theme'}")
+    config = config.replace("  - registry\n  - src/neuron_compat/site/templates\n  - src/neuron_compat/site/theme\n", "")
     config = config.replace("watch:\n", "")
     (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
     env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(make_registry(tmp_path / "registry")), "NO_MKDOCS_2_WARNING": "1"}

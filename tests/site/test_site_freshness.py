@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from site_helpers import BASE_REGISTRY, OLD_VERIFIED, SITE_DATA_VERSION
 
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site import render_site
 from neuron_compat.site.freshness import STALE_AFTER_RELEASES, Freshness
-from neuron_compat.validation import validate_registry
 
 STALE_ANCHOR = "nxd-inference-inference--trn2--2-21-0"
 

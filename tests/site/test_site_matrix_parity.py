@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "check"))
-from check_helpers import node_executable  # noqa: E402
+from check_helpers import node_executable
 
-from neuron_compat.site.pages.matrix import matrix_data  # noqa: E402
-from neuron_compat.site.support import ReleaseView, matrix_rows  # noqa: E402
-from neuron_compat.validation import validate_registry  # noqa: E402
+from neuron_compat.rules.validation import validate_registry
+from neuron_compat.site.pages.matrix import matrix_data
+from neuron_compat.site.support import ReleaseView, matrix_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 

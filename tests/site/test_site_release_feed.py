@@ -11,9 +11,9 @@ from pathlib import Path
 
 from site_helpers import BASE_REGISTRY
 
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.pages.release_feed import feed_xml
 from neuron_compat.site.pages.releases import all_release_changes
-from neuron_compat.validation import validate_registry
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -37,7 +37,7 @@ def test_one_entry_per_release_newest_first_linking_its_page(built_site: Path) -
     assert [e.find(f"{ATOM}title").text.split(":")[0] for e in entries] == [f"Neuron {v}" for v in versions]
     assert len({e.find(f"{ATOM}id").text for e in entries}) == len(entries)
     assert feed.find(f"{ATOM}updated").text == max(e.find(f"{ATOM}updated").text for e in entries)
-    for entry, version in zip(entries, versions):
+    for entry, version in zip(entries, versions, strict=True):
         href = entry.find(f"{ATOM}link").get("href")
         assert (built_site / posixpath.normpath(posixpath.join("releases", href)) / "index.html").exists()
         added, changed, removed = _release_page_counts(built_site, version)

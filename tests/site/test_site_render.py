@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from neuron_compat.export import dumps, registry_to_json
-from neuron_compat.json_schema import schema_text
-from neuron_compat.schema import Family, Note
+from neuron_compat.contract.json_schema import schema_text
+from neuron_compat.contract.models import Family, Note
+from neuron_compat.contract.vocabulary import DescribedEnum
+from neuron_compat.publishing.registry_document import dumps, registry_to_json
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site import render_site
 from neuron_compat.site.markers import MarkerError, fill_markers
 from neuron_compat.site.pages import contributing
 from neuron_compat.site.render import FRAGMENT_PAGES
 from neuron_compat.site.safe_markdown import inline_markdown
 from neuron_compat.site.upstream import load_hub_snapshots
-from neuron_compat.validation import validate_registry
-from neuron_compat.views import release_changes
-from neuron_compat.vocabulary import DescribedEnum
+from neuron_compat.views.at_release import release_changes
 
 
 @pytest.fixture(scope="module")

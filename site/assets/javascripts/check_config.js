@@ -1,5 +1,5 @@
 /*
- * neuron-compat check, in the browser: reading a config. A pure port of src/neuron_compat/model_config.py (same
+ * neuron-compat check, in the browser: reading a config. A pure port of src/neuron_compat/check/config_facts.py (same
  * rules, same field names, same messages) and the keeper of the constant tables every check_*.js reads.
  * check_resolve.js answers from what this reads; check.js is the page. tests/check runs them with node on every
  * fixture config and requires exactly the JSON that `neuron-compat check --json` prints: change them together.
@@ -17,7 +17,7 @@
 
 
   // The constant tables (dtype names, config keys, status ranks, exit codes, ...) are not copied here: they come
-  // from the Python constants, published as the compiled document's `check_tables` (src/neuron_compat/check_tables.py).
+  // from the Python constants, published as the compiled document's `check_tables` (src/neuron_compat/check/tables.py).
   var T = null;
 
   function useTables(registry) {

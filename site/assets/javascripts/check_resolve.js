@@ -1,5 +1,5 @@
 /*
- * neuron-compat check, in the browser: the answer. A pure port of src/neuron_compat/resolve.py (same rules, same
+ * neuron-compat check, in the browser: the answer. A pure port of src/neuron_compat/check/resolver.py (same rules, same
  * field names, same messages) over the registry.json the site publishes, and of `check --json`'s exit code
  * (commands/check.py verdict_document). It reads configs with check_config.js; check.js is the page.
  */

@@ -6,9 +6,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..safe_text import one_line
-from .check import BROKEN, OK, UNVERIFIABLE, Evidence, Outcome, check_url
-from .collect import CitedUrl, cited_urls, registry_files
+from neuron_compat.audit.cited_urls import CitedUrl, cited_urls, registry_files
+from neuron_compat.audit.url_verdict import BROKEN, OK, UNVERIFIABLE, Evidence, Outcome, check_url
+from neuron_compat.safeio.safe_text import one_line
 
 
 @dataclass

@@ -9,9 +9,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ..registry_lock import registry_locked
-from ..vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_or_report
+from neuron_compat.commands.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    add_registry_argument,
+    write_or_report,
+)
+from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
+from neuron_compat.contributing.registry_lock import registry_locked
+from neuron_compat.loading.problems import Problem
 
 
 class _UsageError(ValueError):
@@ -34,14 +41,14 @@ def _choices(values: list[str] | None, allowed: list[str], option: str) -> tuple
     return tuple(result)
 
 
-def _problem_counts(problems: list, skip_file: str) -> Counter:
+def _problem_counts(problems: list[Problem], skip_file: str) -> Counter[tuple[str, str, str]]:
     return Counter((p.file, p.field, p.message) for p in problems if p.file != skip_file)
 
 
 def _read_family_text(path: Path) -> tuple[str, str, str]:
     """The file's text with LF line endings and no BOM, plus the line ending and BOM to write it back with."""
-    from ..bounded_read import read_regular_file
-    from ..yaml_loading import MAX_FILE_BYTES
+    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
+    from neuron_compat.safeio.bounded_read import read_regular_file
 
     text = read_regular_file(path, MAX_FILE_BYTES).decode("utf-8")  # validated just before: cannot fail here
     bom = "\ufeff" if text.startswith("\ufeff") else ""
@@ -50,9 +57,9 @@ def _read_family_text(path: Path) -> tuple[str, str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evidence import hardware_of_instance
-    from ..scaffold import ScaffoldError, check_family_id
-    from ..yaml_loading import display_path
+    from neuron_compat.contributing.evidence_edit import hardware_of_instance
+    from neuron_compat.contributing.new_family import ScaffoldError, check_family_id
+    from neuron_compat.loading.yaml_reader import display_path
 
     root: Path = args.registry
     try:
@@ -84,12 +91,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], attention: tuple[str, ...],
             hardware: str) -> int:
-    from ..candidate import validate_with_changes
-    from ..evidence import Evidence, EvidenceError, NothingToDo, record_evidence
-    from ..problems import render_problems
-    from ..registry import FAMILIES_DIR
-    from ..validation import validate_registry
-    from ..yaml_loading import display_path
+    from neuron_compat.contributing.evidence_edit import Evidence, EvidenceError, NothingToDo, record_evidence
+    from neuron_compat.contributing.shadow_registry import validate_with_changes
+    from neuron_compat.loading.loader import FAMILIES_DIR
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.loading.yaml_reader import display_path
+    from neuron_compat.rules.validation import validate_registry
 
     path = root / FAMILIES_DIR / f"{args.family}.yaml"
     shown = display_path(path)
@@ -143,7 +150,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "add-evidence", help="record a verified result (stack, Neuron release, instance, log) in a family file",
         description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "

@@ -9,7 +9,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 
 class GitError(Exception):
@@ -50,11 +50,11 @@ def extract_registry(repo: Path, revision: str, registry_path: str, into: Path) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..datadiff import diff_registries
-    from .diff import RegistryProblems, load_for_diff, render
+    from neuron_compat.commands.diff import RegistryProblems, load_for_diff, render
+    from neuron_compat.views.claim_diff import diff_registries
 
     repo: Path = args.repo
-    from ..scratch_dir import scratch_directory
+    from neuron_compat.safeio.scratch_dir import scratch_directory
 
     with scratch_directory("neuron-compat-changelog-") as tmp:
         try:
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "changelog", help="the data changelog between two git revisions (e.g. two data tags)",
         description="Read the registry of two git revisions (git archive into temporary directories) and print "

@@ -15,10 +15,14 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..capabilities import origin_label
-from ..safe_text import one_line
-from .common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
+from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE
+from neuron_compat.safeio.safe_text import one_line
+from neuron_compat.views.inherited_capabilities import origin_label
+
+if TYPE_CHECKING:  # imported when run, so `check --help` stays cheap
+    from neuron_compat.check.resolver import StackAnswer, Verdict
 
 
 def _clean(text: object) -> str:
@@ -36,12 +40,13 @@ def _looks_like_path(text: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..model_config import ConfigError, facts_from_config, read_local_config
-    from ..registry_source import RegistrySourceError, open_registry
-    from ..resolve import WORKLOADS, ResolveError, resolve
+    from neuron_compat.check.config_facts import ConfigError, facts_from_config, read_local_config
+    from neuron_compat.check.resolver import WORKLOADS, ResolveError, resolve
+    from neuron_compat.registry_sources.errors import RegistrySourceError
+    from neuron_compat.registry_sources.selection import open_registry
 
     if args.json_schema:
-        from ..resolve import json_schema
+        from neuron_compat.check.resolver import json_schema
 
         sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1) + "\n")
         return 0
@@ -62,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
                 return _fail("--revision applies to Hub repo ids, not to local files", EXIT_PROBLEMS)
             data, source = read_local_config(local)
         else:
-            from ..hub import HubError, fetch_config, is_valid_repo_id  # huggingface_hub only for Hub ids
+            from neuron_compat.check.hub_client import HubError, fetch_config
+            from neuron_compat.contract.hub_ids import is_valid_repo_id
 
             if not is_valid_repo_id(target):
                 return _fail(f"'{target}' is neither a local file or folder nor a valid Hub repo id "
@@ -95,20 +101,20 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOR_STATUS[verdict.status]
 
 
-def verdict_document(verdict) -> dict:
+def verdict_document(verdict: Verdict) -> dict[str, Any]:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
     and what the site's check page shows (check_resolve.js checkDocument)."""
-    from ..resolve import insert_after
+    from neuron_compat.check.resolver import insert_after
 
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
 
 
-def _with_registry_schema(schema: dict) -> dict:
+def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
-    from ..registry_source import RegistryOrigin
-    from ..resolve import insert_after
+    from neuron_compat.check.resolver import insert_after
+    from neuron_compat.registry_sources.selection import RegistryOrigin
 
     origin = TypeAdapter(RegistryOrigin).json_schema()
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
@@ -122,7 +128,7 @@ def _with_registry_schema(schema: dict) -> dict:
     return schema
 
 
-def _facts_line(verdict) -> str:
+def _facts_line(verdict: Verdict) -> str:
     model = verdict.model
     if model.kind == "diffusers":
         parts = [f"pipeline {model.pipeline_class}"]
@@ -150,7 +156,7 @@ def _facts_line(verdict) -> str:
     return " | ".join(parts)
 
 
-def _values_line(answer) -> str:
+def _values_line(answer: StackAnswer) -> str:
     """'attention: sdpa (from the stack); dtypes: bf16, fp16 (stated for this family)' for a row."""
     parts = []
     for name in ("attention", "dtypes", "quantization"):
@@ -160,7 +166,7 @@ def _values_line(answer) -> str:
     return "; ".join(parts)
 
 
-def render_table(verdict, source: str, registry: str, probe: dict | None = None) -> str:
+def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row,
     and the portability probe's one line for the model type (machine evidence, not a verdict)."""
     lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
@@ -176,9 +182,9 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
                  a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
         widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-        for answer, row in zip(verdict.answers, rows):
-            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+        for answer, row in zip(verdict.answers, rows, strict=True):
+            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
             values = _values_line(answer)
             if values:
                 lines.append(f"    {values}")
@@ -189,14 +195,14 @@ def render_table(verdict, source: str, registry: str, probe: dict | None = None)
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
     lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
-        from ..probe_summary import probe_line
+        from neuron_compat.views.probe_reading import probe_line
 
         lines.append(f"Probe ({verdict.model.model_type}, CPU capture of a tiny random model; evidence, "
                      f"not support): {probe_line(probe)}")
     return "\n".join(_clean(line) for line in lines) + "\n"
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "check", help="does this checkpoint run on Neuron? (Hub id, config.json, model folder, model_index.json)",
         description="Read a model's config (a Hub repo id via huggingface_hub, a local config.json or "

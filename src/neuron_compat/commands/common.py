@@ -6,8 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..atomic_write import WriteRefused, write_atomically
-from .exit_codes import EXIT_FOR_STATUS, EXIT_OK, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
+from neuron_compat.check.exit_codes import (
+    EXIT_FOR_STATUS,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+)
+from neuron_compat.safeio.atomic_write import WriteRefused, write_atomically
 
 __all__ = ["EXIT_FOR_STATUS", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREACHABLE", "EXIT_USAGE", "write_or_report",
            "written_where"]

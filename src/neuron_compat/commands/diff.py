@@ -6,8 +6,13 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .common import DEFAULT_REGISTRY, EXIT_OK, EXIT_PROBLEMS
+from neuron_compat.commands.common import DEFAULT_REGISTRY, EXIT_OK, EXIT_PROBLEMS
+
+if TYPE_CHECKING:  # imported when run, so `neuron-compat check` never pays for them
+    from neuron_compat.loading.loaded_registry import Registry
+    from neuron_compat.views.claim_diff import RegistryDiff
 
 FORMATS = ("text", "markdown")
 
@@ -16,15 +21,16 @@ class RegistryProblems(Exception):
     """A registry to compare does not validate; the problems were printed."""
 
 
-def load_for_diff(path: Path, label: str, missing_is_empty: bool = False, shown_as: str | None = None):
+def load_for_diff(path: Path, label: str, missing_is_empty: bool = False,
+                  shown_as: str | None = None) -> Registry:
     """The validated registry at `path` (an empty one if it does not exist and `missing_is_empty`).
 
     `shown_as` replaces `path` in the problems printed (e.g. 'v1:registry' for a tree read from git).
     """
-    from ..datadiff import empty_registry
-    from ..problems import render_problems
-    from ..validation import validate_registry
-    from ..yaml_loading import display_path
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.loading.yaml_reader import display_path
+    from neuron_compat.rules.validation import validate_registry
+    from neuron_compat.views.claim_diff import empty_registry
 
     if missing_is_empty and not path.exists():
         return empty_registry()
@@ -42,12 +48,12 @@ def load_for_diff(path: Path, label: str, missing_is_empty: bool = False, shown_
     return result.registry
 
 
-def render(diff, output_format: str, title: str) -> str:
+def render(diff: RegistryDiff, output_format: str, title: str) -> str:
     return diff.render_markdown(title) if output_format == "markdown" else diff.render_text()
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..datadiff import diff_registries
+    from neuron_compat.views.claim_diff import diff_registries
 
     try:
         before = load_for_diff(args.base, "base", missing_is_empty=args.missing_base_is_empty)
@@ -58,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "diff", help="what changed in the published claims between two registry directories, in plain words",
         description="Compare two registry directories (e.g. the pull request's base and head) and print the "

@@ -6,13 +6,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..problems import render_problems
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_or_report
+from neuron_compat.commands.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    add_registry_argument,
+    write_or_report,
+)
+from neuron_compat.loading.problems import render_problems
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..export import dumps, registry_to_json
-    from ..validation import validate_registry
+    from neuron_compat.publishing.registry_document import dumps, registry_to_json
+    from neuron_compat.rules.validation import validate_registry
 
     result = validate_registry(args.registry)
     if result.problems:
@@ -28,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "export", help="print the whole validated registry as JSON",
         description="Validate the registry and print it as JSON with the same field names as the YAML. "

@@ -6,9 +6,20 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..registry_lock import registry_locked
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument, write_or_report
+from neuron_compat.commands.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    add_registry_argument,
+    write_or_report,
+)
+from neuron_compat.contributing.registry_lock import registry_locked
+
+if TYPE_CHECKING:
+    from neuron_compat.contributing.new_family import UnknownStatement
+    from neuron_compat.loading.loaded_registry import Registry
 
 
 def _parse_stack(text: str) -> tuple[str, str | None]:
@@ -17,19 +28,18 @@ def _parse_stack(text: str) -> tuple[str, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..candidate import validate_with_changes
-    from ..problems import render_problems
-    from ..registry import FAMILIES_DIR, load_registry
-    from ..scaffold import (
+    from neuron_compat.contributing.new_family import (
         FamilyScaffold,
         ScaffoldError,
-        UnknownStatement,
         check_family_id,
         default_name,
         read_config,
         tasks_from_architectures,
     )
-    from ..yaml_loading import display_path
+    from neuron_compat.contributing.shadow_registry import validate_with_changes
+    from neuron_compat.loading.loader import FAMILIES_DIR, load_registry
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.loading.yaml_reader import display_path
 
     root: Path = args.registry
     try:
@@ -56,29 +66,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
     registry = load_registry(root).registry
-    for model_type in model_types:
-        for family in registry.families:
-            if model_type in family.model_types:
-                print(f"error: model_type '{model_type}' already belongs to family '{family.id}' "
-                      f"({display_path(root / FAMILIES_DIR / (family.id + '.yaml'))}); record results there with "
-                      f"`neuron-compat add-evidence {family.id} ...`", file=sys.stderr)
-                return EXIT_PROBLEMS
-
-    unknowns: list[UnknownStatement] = []
-    for text in args.stack or []:
-        stack_id, workload = _parse_stack(text)
-        stack = registry.stack_by_id.get(stack_id)
-        if stack is None:
-            known = ", ".join(sorted(registry.stack_by_id)) or "none"
-            print(f"error: --stack {stack_id}: not a stack in stacks.yaml (known: {known})", file=sys.stderr)
-            return EXIT_USAGE
-        workloads = [workload] if workload else list(stack.workloads)
-        for name in workloads:
-            if name not in stack.workloads:
-                print(f"error: --stack {text}: {stack.id} does not do {name} (it does: {', '.join(stack.workloads)})",
-                      file=sys.stderr)
-                return EXIT_USAGE
-            unknowns.append(UnknownStatement(stack, name))
+    if _model_type_taken(registry, root, model_types):
+        return EXIT_PROBLEMS
+    unknowns = _unknown_statements(registry, args.stack or [])
+    if unknowns is None:
+        return EXIT_USAGE
 
     today = args.today or dt.date.today()
     scaffold = FamilyScaffold(
@@ -115,11 +107,48 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _model_type_taken(registry: Registry, root: Path, model_types: list[str]) -> bool:
+    """Whether a model type already belongs to a family (said on stderr)."""
+    from neuron_compat.loading.loader import FAMILIES_DIR
+    from neuron_compat.loading.yaml_reader import display_path
+
+    for model_type in model_types:
+        for family in registry.families:
+            if model_type in family.model_types:
+                print(f"error: model_type '{model_type}' already belongs to family '{family.id}' "
+                      f"({display_path(root / FAMILIES_DIR / (family.id + '.yaml'))}); record results there with "
+                      f"`neuron-compat add-evidence {family.id} ...`", file=sys.stderr)
+                return True
+    return False
+
+
+def _unknown_statements(registry: Registry, stack_options: list[str]) -> list[UnknownStatement] | None:
+    """The `unknown` statements that `--stack STACK[:WORKLOAD]` asks for, or None (said on stderr)."""
+    from neuron_compat.contributing.new_family import UnknownStatement
+
+    unknowns: list[UnknownStatement] = []
+    for text in stack_options:
+        stack_id, workload = _parse_stack(text)
+        stack = registry.stack_by_id.get(stack_id)
+        if stack is None:
+            known = ", ".join(sorted(registry.stack_by_id)) or "none"
+            print(f"error: --stack {stack_id}: not a stack in stacks.yaml (known: {known})", file=sys.stderr)
+            return None
+        workloads = [workload] if workload else list(stack.workloads)
+        for name in workloads:
+            if name not in stack.workloads:
+                print(f"error: --stack {text}: {stack.id} does not do {name} (it does: {', '.join(stack.workloads)})",
+                      file=sys.stderr)
+                return None
+            unknowns.append(UnknownStatement(stack, name))
+    return unknowns
+
+
 def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "new", help="scaffold a new family file (registry/families/FAMILY.yaml)",
         description="Write registry/families/FAMILY.yaml with the schema modeline, the model types and "

@@ -6,12 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..schema import SCHEMA_MODELS
-from .common import EXIT_OK, EXIT_USAGE, write_or_report
+from neuron_compat.commands.common import EXIT_OK, EXIT_USAGE, write_or_report
+from neuron_compat.contract.models import SCHEMA_MODELS
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..json_schema import schema_path, schema_text
+    from neuron_compat.contract.json_schema import schema_path, schema_text
 
     if args.out is None:
         print(schema_text(args.kind), end="")
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "schema", help="print or write the JSON Schema of family / releases / stacks / registry files",
         description="Print the JSON Schema of one file kind, or write all of them to a directory with --out "

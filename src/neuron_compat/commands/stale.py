@@ -7,7 +7,7 @@ import datetime as dt
 import json
 import sys
 
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument
+from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument
 
 
 def _positive_or_zero(text: str) -> int:
@@ -32,10 +32,10 @@ def _ordinal(k: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..locate import Locator
-    from ..problems import render_problems
-    from ..staleness import DEFAULT_DAYS, StalenessPolicy, stale_statements
-    from ..validation import validate_registry
+    from neuron_compat.loading.node_locations import Locator
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.rules.validation import validate_registry
+    from neuron_compat.views.stale_claims import DEFAULT_DAYS, StalenessPolicy, stale_statements
 
     result = validate_registry(args.registry)
     if result.problems:
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "stale", help="list statements whose newest source is older than N days or K releases",
         description="List statements whose newest source `verified` date is older than --days N before --today, "

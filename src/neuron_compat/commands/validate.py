@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..problems import FORMATS, render_problems
-from .common import EXIT_OK, EXIT_PROBLEMS, add_registry_argument
+from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, add_registry_argument
+from neuron_compat.loading.problems import FORMATS, render_problems
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..validation import validate_registry
+    from neuron_compat.rules.validation import validate_registry
 
     result = validate_registry(args.registry)
     if result.problems:
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "validate", help="check every registry file; print each problem as path:line:col: field: message",
         description="Check the registry: YAML, schema and cross-file rules. Prints every problem and exits 1 "

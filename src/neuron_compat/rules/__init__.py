@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..locate import Locator
-from ..problems import Problem
-from ..registry_model import Registry
-from ..schema_errors import field_path
-from . import (
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.loading.node_locations import Locator
+from neuron_compat.loading.problems import Problem
+from neuron_compat.loading.pydantic_errors import field_path
+from neuron_compat.rules import (
     capability_ranges,
     capability_subset,
     catalogue_order,
@@ -20,7 +20,7 @@ from . import (
     upstream_model_types,
     version_ranges,
 )
-from .base import FileKey, Finding, Rule
+from neuron_compat.rules.base import FileKey, Finding, Rule
 
 RULES: tuple[Rule, ...] = (
     catalogue_order.RULE,

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..registry_model import RELEASES_KEY, STACKS_KEY, FileKey, Registry, capabilities_key, family_key
+from neuron_compat.loading.loaded_registry import (
+    RELEASES_KEY,
+    STACKS_KEY,
+    FileKey,
+    Registry,
+    capabilities_key,
+    family_key,
+)
 
 
 @dataclass(frozen=True)

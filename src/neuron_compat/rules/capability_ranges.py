@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..registry_model import Registry
-from ..versions import version_key
-from .base import RELEASES_KEY, STACKS_KEY, Finding, Rule, capabilities_key
-from .known_references import release_hint, stack_hint, stack_version_findings
+from neuron_compat.contract.versions import version_key
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, Finding, Rule, capabilities_key
+from neuron_compat.rules.known_references import release_hint, stack_hint, stack_version_findings
 
 
 def _bounds(since: str, until: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..capabilities import FIELDS, capability_values, covering
-from ..registry_model import Registry
-from .base import Finding, Rule, family_key
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.rules.base import Finding, Rule, family_key
+from neuron_compat.views.inherited_capabilities import FIELDS, capability_values, covering
 
 
 def check(registry: Registry) -> Iterator[Finding]:

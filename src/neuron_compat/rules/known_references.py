@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TypeGuard
 
-from ..registry_model import Registry
-from ..schema import Stack
-from .base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule, family_key
+from neuron_compat.contract.models import Stack, Statement
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule, family_key
 
 
 def release_hint(version: str, known: list[str]) -> str:
@@ -38,6 +38,24 @@ def stack_version_findings(key: FileKey, where: tuple[str | int, ...], stack: St
             close = difflib.get_close_matches(value, own, n=1, cutoff=0.6)
             hint = f"did you mean '{close[0]}'?" if close else f"known {stack.id} versions: {own[0]} to {own[-1]}"
             yield Finding(key, (*where, name), f"'{value}' is not a known {stack.id} version in stacks.yaml", hint)
+
+
+def _statement_release_findings(key: FileKey, where: tuple[str | int, ...], statement: Statement,
+                                missing_release: Callable[[str | None], bool], ordered: list[str]) -> Iterator[Finding]:
+    """The releases a statement names (since, until, its notes' and sources' `release`) that releases.yaml lacks."""
+    for name in ("since", "until"):
+        value = getattr(statement, name)
+        if missing_release(value):
+            yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
+                          release_hint(value, ordered))
+    for n_index, note in enumerate(statement.notes):
+        if note.release is not None and missing_release(note.release):
+            yield Finding(key, (*where, "notes", n_index, "release"),
+                          f"release '{note.release}' is not in releases.yaml", release_hint(note.release, ordered))
+    for r_index, source in enumerate(statement.sources):
+        if source.release is not None and missing_release(source.release):
+            yield Finding(key, (*where, "sources", r_index, "release"),
+                          f"release '{source.release}' is not in releases.yaml", release_hint(source.release, ordered))
 
 
 def check(registry: Registry) -> Iterator[Finding]:
@@ -71,19 +89,7 @@ def check(registry: Registry) -> Iterator[Finding]:
             if stack is None and not stacks_broken:
                 yield Finding(key, (*where, "stack"), f"stack '{statement.stack}' is not in stacks.yaml",
                               stack_hint(statement.stack, stack_ids))
-            for name in ("since", "until"):
-                value = getattr(statement, name)
-                if missing_release(value):
-                    yield Finding(key, (*where, name), f"release '{value}' is not in releases.yaml",
-                                  release_hint(value, ordered))
-            for n_index, note in enumerate(statement.notes):
-                if missing_release(note.release):
-                    yield Finding(key, (*where, "notes", n_index, "release"),
-                                  f"release '{note.release}' is not in releases.yaml", release_hint(note.release, ordered))
-            for r_index, source in enumerate(statement.sources):
-                if missing_release(source.release):
-                    yield Finding(key, (*where, "sources", r_index, "release"),
-                                  f"release '{source.release}' is not in releases.yaml", release_hint(source.release, ordered))
+            yield from _statement_release_findings(key, where, statement, missing_release, ordered)
             if stack is not None:
                 yield from stack_version_findings(key, where, stack, statement)
 

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..bounded_read import something_at
-from ..crosscheck import OPTIMUM_SNAPSHOT, STACK, SnapshotError, load_snapshot, optimum_neuron_mismatches
-from ..registry_model import Registry
-from .base import STACKS_KEY, FileKey, Finding, Rule
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.rules.base import STACKS_KEY, FileKey, Finding, Rule
+from neuron_compat.safeio.bounded_read import something_at
+from neuron_compat.views.optimum_neuron_crosscheck import (
+    OPTIMUM_SNAPSHOT,
+    STACK,
+    SnapshotError,
+    load_snapshot,
+    optimum_neuron_mismatches,
+)
 
 _REFRESH = "scripts/snapshot_optimum_neuron.py"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..registry_model import Registry
-from ..versions import version_key
-from .base import Finding, Rule, family_key
+from neuron_compat.contract.versions import version_key
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.rules.base import Finding, Rule, family_key
 
 
 def check(registry: Registry) -> Iterator[Finding]:

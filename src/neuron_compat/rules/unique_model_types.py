@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..registry_model import Registry
-from .base import Finding, Rule, family_key
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.rules.base import Finding, Rule, family_key
 
 
 def check(registry: Registry) -> Iterator[Finding]:

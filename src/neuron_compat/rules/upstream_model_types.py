@@ -5,9 +5,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from ..registry import TRANSFORMERS_SNAPSHOT
-from ..registry_model import Registry
-from .base import Finding, Rule, family_key
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.loading.loader import TRANSFORMERS_SNAPSHOT
+from neuron_compat.rules.base import Finding, Rule, family_key
 
 
 def check(registry: Registry) -> Iterator[Finding]:

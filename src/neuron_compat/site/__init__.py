@@ -5,6 +5,6 @@
 another generator without rewriting the pages.
 """
 
-from .render import RenderedSite, render_site
+from neuron_compat.site.render import RenderedSite, render_site
 
 __all__ = ["RenderedSite", "render_site"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ..registry_model import Registry
-from ..schema import Release, Statement
-from ..staleness import StalenessPolicy, is_stale
+from neuron_compat.contract.models import Release, Statement
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.views.stale_claims import StalenessPolicy, is_stale
 
 STALE_AFTER_RELEASES = 6
 """A claim not re-verified since this many Neuron releases ago (about a year of releases) may be stale."""

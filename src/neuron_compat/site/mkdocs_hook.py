@@ -20,11 +20,11 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.markers import MarkerError, fill_markers
 from neuron_compat.site.render import FRAGMENT_PAGES, RenderedSite, render_site
 from neuron_compat.site.upstream import load_hub_snapshots
 from neuron_compat.site.urls import RELEASE_FEED, edit_url
-from neuron_compat.validation import validate_registry
 
 REGISTRY_ENV = "NEURON_COMPAT_REGISTRY"
 log = logging.getLogger("mkdocs.hooks.neuron_compat")
@@ -56,7 +56,7 @@ def on_pre_build(config: Any) -> None:
         )
     # mkdocs stamps sitemap dates from SOURCE_DATE_EPOCH when set: take it from the data, not the clock.
     os.environ.setdefault("SOURCE_DATE_EPOCH", str(_data_epoch(result.registry)))
-    # The theme overrides (src/neuron_compat/theme/: the footer, the feed link in every head) read these.
+    # The theme overrides (src/neuron_compat/site/theme/: the footer, the feed link in every head) read these.
     meta = result.registry.meta
     config.extra["neuron_compat"] = {
         "data_version": meta.data_version if meta else None,

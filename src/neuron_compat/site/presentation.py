@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..vocabulary import (
+from neuron_compat.contract.vocabulary import (
     Attention,
     ConstraintKind,
     Dtype,

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..probe_summary import EXPORT_OUTCOMES, dynamo_words, is_static_capture, operators_words, probe_line
-from ..registry_model import Registry
-from ..schema import Family
+from neuron_compat.contract.models import Family
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.views.probe_reading import (
+    EXPORT_OUTCOMES,
+    dynamo_words,
+    is_static_capture,
+    operators_words,
+    probe_line,
+)
 
 
 def probe_rows(registry: Registry, family: Family) -> list[dict[str, Any]]:

@@ -8,9 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..registry_model import Registry
-from .pages import api, contributing, coverage, families, home, matrix, release_feed, releases, stacks
-from .upstream import HubSnapshot
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site.pages import (
+    api,
+    contributing,
+    coverage,
+    families,
+    home,
+    matrix,
+    release_feed,
+    releases,
+    stacks,
+)
+from neuron_compat.site.upstream import HubSnapshot
 
 
 @dataclass

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..registry_model import Registry
-from ..schema import Family, Statement
-from ..versions import version_key
-from ..views import CLAIM_STATUSES, REQUIREMENT_KINDS, constraint_value, display_status, has_requirements
-from ..vocabulary import ConstraintKind, StackStatus
-from .freshness import Freshness
-from .presentation import STACK_STATUS_RANK, STATUS_ORDER
-from .support import WORKLOAD_ORDER, Held, ReleaseView, current_release
+from neuron_compat.contract.models import Family, Statement
+from neuron_compat.contract.versions import version_key
+from neuron_compat.contract.vocabulary import ConstraintKind, StackStatus
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site.freshness import Freshness
+from neuron_compat.site.presentation import STACK_STATUS_RANK, STATUS_ORDER
+from neuron_compat.site.support import WORKLOAD_ORDER, ReleaseView, current_release
+from neuron_compat.views.at_release import (
+    CLAIM_STATUSES,
+    REQUIREMENT_KINDS,
+    Held,
+    constraint_value,
+    display_status,
+    has_requirements,
+)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Support data arranged for pages: statement groups per family, rows of the matrix, stable anchors.
 
-Everything here is derived from the registry with `neuron_compat.views`, so pages agree with the
+Everything here is derived from the registry with `neuron_compat.views.at_release`, so pages agree with the
 changelog and the resolver about what holds at a release.
 """
 
@@ -9,12 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..capabilities import Effective, effective_values
-from ..registry_model import Registry
-from ..schema import Family, Stack, Statement
-from ..views import Held, StackStates, beyond_horizon, held_at, stack_shipped, stack_states
-from ..vocabulary import Workload
-from .presentation import NO_STATEMENT, STATUS_ORDER
+from neuron_compat.contract.models import Family, Stack, Statement
+from neuron_compat.contract.vocabulary import Workload
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site.presentation import NO_STATEMENT, STATUS_ORDER
+from neuron_compat.views.at_release import (
+    Held,
+    StackStates,
+    beyond_horizon,
+    held_at,
+    stack_shipped,
+    stack_states,
+)
+from neuron_compat.views.inherited_capabilities import Effective, effective_values
 
 WORKLOAD_ORDER = [w.value for w in Workload]
 

@@ -8,11 +8,11 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from ..capabilities import origin_label
-from ..schema import Parallelism, Statement
-from ..views import constraint_value, display_status
-from .presentation import describe, humanize, status_style
-from .safe_markdown import block_markdown, inline_markdown
+from neuron_compat.contract.models import Parallelism, Statement
+from neuron_compat.site.presentation import describe, humanize, status_style
+from neuron_compat.site.safe_markdown import block_markdown, inline_markdown
+from neuron_compat.views.at_release import constraint_value, display_status
+from neuron_compat.views.inherited_capabilities import origin_label
 
 
 def release_range(statement: Statement) -> str:
@@ -60,7 +60,7 @@ def host(url: str) -> str:
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("neuron_compat", "templates"),
+        loader=PackageLoader("neuron_compat.site", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..yaml_loading import load_yaml_file
+from neuron_compat.loading.yaml_reader import load_yaml_file
 
 HUB_SNAPSHOT_GLOB = "upstream/hub-top-*.yaml"
 _LIST_KEYS = ("models", "entries", "items", "top", "repos")

@@ -9,16 +9,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...export import dumps, family_to_json, registry_to_json
-from ...json_schema import schema_text
-from ...registry_model import Registry
-from ...schema import SCHEMA_MODELS
-from .. import urls
-from ..presentation import status_style
-from ..support import ReleaseView, best_status, combinations
-from ..templating import html_block
-from ..templating import render as render_template
-from .matrix import MATRIX_JSON
+from neuron_compat.contract.json_schema import schema_text
+from neuron_compat.contract.models import SCHEMA_MODELS
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.publishing.registry_document import dumps, family_to_json, registry_to_json
+from neuron_compat.site import urls
+from neuron_compat.site.pages.matrix import MATRIX_JSON
+from neuron_compat.site.presentation import status_style
+from neuron_compat.site.support import ReleaseView, best_status, combinations
+from neuron_compat.site.templating import html_block
+from neuron_compat.site.templating import render as render_template
 
 REGISTRY_JSON = "api/registry.json"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..safe_markdown import markdown_escape
-from ..templating import html_block, render
+from neuron_compat.site.safe_markdown import markdown_escape
+from neuron_compat.site.templating import html_block, render
 
 
 def front_matter(**meta: object) -> str:

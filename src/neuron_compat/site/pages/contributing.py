@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from ...schema import (
+from neuron_compat.contract.models import (
     TYPE_LABEL,
     CapabilitiesFile,
     Capability,
@@ -30,8 +30,8 @@ from ...schema import (
     StackVersion,
     Statement,
 )
-from ...vocabulary import DescribedEnum
-from .common import block, heading
+from neuron_compat.contract.vocabulary import DescribedEnum
+from neuron_compat.site.pages.common import block, heading
 
 MODELS: list[tuple[str, type[BaseModel], str]] = [
     ("family", Family, "A file `registry/families/<id>.yaml`: one model family."),

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...registry_model import Registry
-from ...views import CLAIM_STATUSES
-from .. import urls
-from ..support import ReleaseView, combinations, current_release
-from ..upstream import HubSnapshot
-from .common import block, front_matter, heading, page
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.support import ReleaseView, combinations, current_release
+from neuron_compat.site.upstream import HubSnapshot
+from neuron_compat.views.at_release import CLAIM_STATUSES
 
 
 @dataclass

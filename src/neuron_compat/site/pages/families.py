@@ -7,15 +7,22 @@ import json
 from dataclasses import dataclass
 from html import escape
 
-from ...registry_model import Registry
-from ...schema import Family
-from ...views import CLAIM_STATUSES
-from .. import urls
-from ..freshness import Freshness
-from ..probe_section import probe_context
-from ..summary import family_advice
-from ..support import CurrentView, ReleaseView, StatementGroup, best_status, search_terms, statement_groups
-from .common import block, front_matter, heading, page
+from neuron_compat.contract.models import Family
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.freshness import Freshness
+from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.probe_section import probe_context
+from neuron_compat.site.summary import family_advice
+from neuron_compat.site.support import (
+    CurrentView,
+    ReleaseView,
+    StatementGroup,
+    best_status,
+    search_terms,
+    statement_groups,
+)
+from neuron_compat.views.at_release import CLAIM_STATUSES
 
 
 @dataclass(frozen=True)

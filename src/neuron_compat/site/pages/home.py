@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ...registry_model import Registry
-from ...views import CLAIM_STATUSES, release_changes
-from .. import urls
-from ..freshness import Freshness
-from ..support import CurrentView
-from ..templating import html_block, render
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.freshness import Freshness
+from neuron_compat.site.support import CurrentView
+from neuron_compat.site.templating import html_block, render
+from neuron_compat.views.at_release import CLAIM_STATUSES, release_changes
 
 
 def share(part: int, whole: int) -> str:

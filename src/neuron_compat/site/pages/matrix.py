@@ -12,15 +12,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...capabilities import ORIGIN_LABELS, effective_values
-from ...registry_model import Registry
-from ...views import display_status, stack_horizon
-from ...vocabulary import Attention, Dtype, Hardware, Workload
-from .. import urls
-from ..freshness import Freshness
-from ..presentation import STATUS_ORDER, STATUS_STYLES
-from ..support import ReleaseView, combinations, matrix_rows, search_terms
-from .common import block, front_matter, heading, page
+from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, Workload
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.freshness import Freshness
+from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.presentation import STATUS_ORDER, STATUS_STYLES
+from neuron_compat.site.support import ReleaseView, combinations, matrix_rows, search_terms
+from neuron_compat.views.at_release import display_status, stack_horizon
+from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS, effective_values
 
 MATRIX_JSON = "api/matrix.json"
 PAGE_SIZE = 200  # rows put in the DOM at a time; "Show more" adds as many again

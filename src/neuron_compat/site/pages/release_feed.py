@@ -15,10 +15,10 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ...registry_model import Registry
-from ...views import Change
-from .. import urls
-from .releases import KIND_ORDER, ChangeLine, fold
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.pages.releases import KIND_ORDER, ChangeLine, fold
+from neuron_compat.views.at_release import Change
 
 ATOM = "http://www.w3.org/2005/Atom"
 ET.register_namespace("", ATOM)  # feeds are written with Atom as the default namespace, not ns0:

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ...capabilities import FIELDS, effective_values, origin_label
-from ...registry_model import Registry
-from ...views import Change, cells_at, covers, diff_cells, stack_shipped
-from .. import urls
-from ..presentation import NO_STATEMENT
-from ..support import unique_anchor
-from .common import block, front_matter, heading, page
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.presentation import NO_STATEMENT
+from neuron_compat.site.support import unique_anchor
+from neuron_compat.views.at_release import Cell, CellKey, Change, cells_at, covers, diff_cells, stack_shipped
+from neuron_compat.views.inherited_capabilities import FIELDS, effective_values, origin_label
 
 KIND_ORDER = ("added", "changed", "removed")
 
@@ -88,7 +88,7 @@ def release_notes(registry: Registry, version: str, from_url: str) -> list[dict[
 def all_release_changes(registry: Registry) -> dict[str, list[Change]]:
     """`views.release_changes` for every release, drawing each release's cells once (not twice per page)."""
     changes: dict[str, list[Change]] = {}
-    previous: dict = {}
+    previous: dict[CellKey, Cell] = {}
     for version in registry.release_versions:
         current = cells_at(registry, version)
         changes[version] = diff_cells(previous, current)

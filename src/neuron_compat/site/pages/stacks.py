@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ...registry_model import Registry
-from ...views import CLAIM_STATUSES, display_status
-from .. import urls
-from ..support import CurrentView
-from .common import block, front_matter, heading, page
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.support import CurrentView
+from neuron_compat.views.at_release import CLAIM_STATUSES, display_status
 
 
 def render(registry: Registry) -> dict[str, str]:

@@ -1,0 +1,456 @@
+"""Answer for one checkpoint: its config's facts + the registry + a Neuron release -> a `Verdict`.
+
+Pure: no I/O, no clock. The rules, in the order they apply:
+
+1. Find the family: by `model_type`; else by a config class in `architectures` (a limiting caveat: stacks
+   dispatch on model_type); diffusers pipelines by `_class_name`. Otherwise the answer is `unknown`, with
+   siblings that are covered (a `text_config.model_type`, or a model_type that extends or is extended by this
+   one with `_`, e.g. `qwen3` / `qwen3_moe`) or the nearest covered families by edit distance.
+2. Per stack x workload of the family (stacks in registry order, inference before training), the statements
+   that hold at the release are answered, each with the caveats that apply to this config. Statements that
+   exist only at other releases give an `unsupported` row saying when support starts or ended.
+3. A row's `verdict` is its registry `status`, except that `supported` becomes `partial` when a limiting
+   caveat applies (attention implementation or quantization not listed, family matched by architecture only),
+   and any claim becomes `unknown` past a separately released stack's horizon (views.beyond_horizon: no
+   optimum-neuron version targets the release yet). Stacks not shipped at the release (views.stack_shipped)
+   hold no statements there.
+   Non-limiting caveats (dtype not listed, context beyond the verified length, required flags, remote code)
+   are reported but leave the verdict alone. `display_status` adds `supported-with-requirements` for a
+   supported row whose statement needs a flag, variable or setting.
+4. The overall `status` is the best row verdict (supported > partial > unsupported > unknown); exit codes:
+   0 supported, 3 partial, 4 unsupported or unknown.
+
+site/assets/javascripts/check_resolve.js implements the same rules for the site's check page; tests/check runs both
+on every fixture and requires the same JSON. Change them together. The statement fields an answer does not work
+out itself it carries as they are (`carried_fields`), so a new statement field needs no change in either.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any, cast
+
+from neuron_compat.check.config_facts import ModelConfigFacts
+from neuron_compat.contract.versions import version_key
+from neuron_compat.views.at_release import (
+    REQUIREMENT_KINDS,
+    beyond_horizon,
+    constraint_value,
+    covers,
+    has_requirements,
+    horizon_note,
+    stack_shipped,
+)
+from neuron_compat.views.inherited_capabilities import ORIGIN_STACK, Effective, effective_of
+
+if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute; it never builds a model
+    from neuron_compat.check.compiled_view import CompiledRegistry
+    from neuron_compat.contract.models import Family, Stack, Statement
+    from neuron_compat.loading.loaded_registry import Registry
+
+FORMAT = 1
+WORKLOADS = ("inference", "training")
+STATUS_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "unknown": 0}
+NEAREST_LIMIT = 3
+
+
+class ResolveError(ValueError):
+    """A question the registry cannot be asked (unknown release or stack): one line, exit code 1."""
+
+
+# The verdict types are plain frozen dataclasses (no pydantic on check's hot path); `__pydantic_config__` only
+# shapes the JSON Schema that `check --json-schema` derives from them.
+_FORBID_EXTRA = {"extra": "forbid"}
+
+
+@dataclass(frozen=True)
+class Caveat:
+    __pydantic_config__ = _FORBID_EXTRA
+    kind: str
+    limits: bool
+    message: str
+
+
+@dataclass(frozen=True)
+class FamilyMatch:
+    __pydantic_config__ = _FORBID_EXTRA
+    id: str
+    name: str
+    matched_by: str
+    value: str
+
+
+@dataclass(frozen=True)
+class StackAnswer:
+    __pydantic_config__ = _FORBID_EXTRA
+    stack: str
+    stack_name: str
+    workload: str
+    hardware: list[str]
+    status: str
+    verdict: str
+    display_status: str
+    carried: dict[str, Any]
+    """The statement's fields an answer carries as they are (`carried_fields`); its JSON lists them in place of
+    this key, in the statement's order."""
+    attention: list[str]
+    dtypes: list[str]
+    quantization: list[str]
+    attention_origin: str | None
+    dtypes_origin: str | None
+    quantization_origin: str | None
+    constraints: list[dict[str, Any]]
+    notes: list[dict[str, Any]]
+    caveats: list[Caveat]
+    anchor: str | None
+    sources: list[str]
+    capability_sources: list[str]
+
+
+NOT_CARRIED = {
+    "parallelism": "check answers from a config's facts, which name no parallelism; the family page shows it",
+    "effective": "compiled documents only: an answer's attention, dtypes and quantization are these values",
+}
+"""Statement keys an answer neither works out itself nor carries, and why."""
+
+_OWN_FIELDS = frozenset(f.name for f in fields(StackAnswer)) - {"carried"}
+CARRIED_AFTER = "display_status"
+"""An answer's JSON lists its carried fields right after this key."""
+
+
+def carried_fields(names: Iterable[str]) -> list[str]:
+    """Of a statement's field names, those an answer carries as they are: every one the answer does not work out
+    itself (stack, hardware, status, attention, constraints, notes, sources, ...) and NOT_CARRIED does not leave
+    out. A new statement field is carried without a change here; check_resolve.js applies the same rule."""
+    return [name for name in names if name not in _OWN_FIELDS and name not in NOT_CARRIED]
+
+
+def _carried(statement: Statement) -> dict[str, Any]:
+    data = _plain(statement)
+    return {name: data[name] for name in carried_fields(data)}
+
+
+def insert_after(mapping: dict[str, Any], after: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `mapping` with the items of `extra` right after the key `after` (JSON keeps key order)."""
+    document: dict[str, Any] = {}
+    for key, value in mapping.items():
+        document[key] = value
+        if key == after:
+            document.update(extra)
+    return document
+
+
+def _carried_when_absent(families: list[Family]) -> dict[str, Any]:
+    """The carried fields of a row that no statement holds: each empty ([] for a list, else null), named as the
+    registry's first statement names them (every statement has the same fields)."""
+    for family in families:
+        for statement in family.support:
+            return {name: [] if isinstance(value, list) else None for name, value in _carried(statement).items()}
+    return {}
+
+
+def _answer_json(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer's JSON: its own fields, with the carried ones in place of `carried`, after `display_status`."""
+    carried = answer.pop("carried")
+    return insert_after(answer, CARRIED_AFTER, carried)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer of `neuron-compat check --json` and of the site's check page (same fields, same values)."""
+
+    __pydantic_config__ = _FORBID_EXTRA
+    format: int
+    release: str
+    stack: str | None
+    workload: str | None
+    model: ModelConfigFacts
+    family: FamilyMatch | None
+    status: str
+    summary: str
+    caveats: list[Caveat]
+    answers: list[StackAnswer]
+    no_statement: list[str]
+    nearest: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["answers"] = [_answer_json(answer) for answer in data["answers"]]
+        return data
+
+    def to_json(self) -> str:
+        """The `check --json` text (ASCII-escaped, so any string in a config prints safely)."""
+        return json.dumps(self.to_dict(), indent=1)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of `Verdict`, derived from the dataclasses (imports pydantic: `--json-schema` only); an
+    answer's carried fields are described as the contract's `Statement` describes them."""
+    from pydantic import TypeAdapter
+
+    from neuron_compat.contract.models import Statement
+
+    schema = TypeAdapter(Verdict).json_schema()
+    statement = Statement.model_json_schema()
+    for name, definition in statement.pop("$defs", {}).items():
+        if schema["$defs"].setdefault(name, definition) != definition:
+            raise RuntimeError(f"Verdict and Statement both define a different {name!r} in their JSON Schemas")
+    answer = schema["$defs"]["StackAnswer"]
+    own = {key: value for key, value in answer["properties"].items() if key != "carried"}
+    carried = {name: statement["properties"][name] for name in carried_fields(statement["properties"])}
+    properties = answer["properties"] = insert_after(own, CARRIED_AFTER, carried)
+    answer["required"] = [key for key in properties if key in answer["required"] or key not in _OWN_FIELDS]
+    return schema
+
+
+def _plain(item: Any) -> dict[str, Any]:
+    """A constraint or note as JSON data, from a pydantic model or a compiled view."""
+    data: dict[str, Any] = item.model_dump(mode="json") if hasattr(item, "model_dump") else item.to_json()
+    return data
+
+
+def levenshtein(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
+        previous = current
+    return previous[-1]
+
+
+def nearest_families(name: str, pairs: list[tuple[str, str]]) -> list[str]:
+    """Family ids whose names are within edit distance max(2, len/3) of `name`, closest first."""
+    limit = max(2, len(name) // 3)
+    best: dict[str, int] = {}
+    for value, family_id in pairs:
+        distance = levenshtein(name.lower(), value.lower())
+        if distance <= limit and distance < best.get(family_id, limit + 1):
+            best[family_id] = distance
+    return [family_id for family_id, _ in sorted(best.items(), key=lambda item: (item[1], item[0]))][:NEAREST_LIMIT]
+
+
+def _find_family(facts: ModelConfigFacts, families: list[Family]) -> tuple[Family | None, FamilyMatch | None, list[Caveat], list[str]]:
+    """(family, how it matched, model-level caveats, nearest family ids)."""
+    if facts.kind == "diffusers":
+        pipeline = facts.pipeline_class or ""
+        for family in families:
+            if pipeline in family.pipelines:
+                return family, FamilyMatch(id=family.id, name=family.name, matched_by="pipeline", value=pipeline), [], []
+        nearest = nearest_families(pipeline, [(p, f.id) for f in families for p in f.pipelines])
+        return None, None, [_unknown_caveat(f"pipeline class '{pipeline}' is not in the registry", nearest)], nearest
+
+    model_type = facts.model_type
+    if model_type is not None:
+        for family in families:
+            if model_type in family.model_types:
+                return family, FamilyMatch(id=family.id, name=family.name, matched_by="model_type", value=model_type), [], []
+    for architecture in facts.architectures:
+        for family in families:
+            if architecture in family.architectures:
+                said = f"model_type '{model_type}' is not listed by family '{family.id}'" if model_type else \
+                    "the config names no model_type"
+                caveat = Caveat(kind="matched-by-architecture", limits=True,
+                                message=f"{said}; matched by the architecture {architecture}, and stacks usually "
+                                "dispatch on model_type")
+                match = FamilyMatch(id=family.id, name=family.name, matched_by="architectures", value=architecture)
+                return family, match, [caveat], []
+
+    covered = [(m, f.id) for f in families for m in f.model_types]
+    siblings: list[tuple[str, str]] = []
+    if facts.text_model_type is not None:
+        siblings += [(m, fid) for m, fid in covered if m == facts.text_model_type]
+    if model_type is not None:
+        siblings += [(m, fid) for m, fid in covered
+                     if m != model_type and (m.startswith(model_type + "_") or model_type.startswith(m + "_"))]
+    siblings = sorted(set(siblings))
+    if siblings:
+        listed = ", ".join(f"{m} (family {fid})" for m, fid in siblings)
+        nearest = list(dict.fromkeys(fid for _, fid in siblings))
+        subject = f"model_type '{model_type}' is not covered" if model_type is not None else \
+            "the config names no model_type"
+        caveat = Caveat(kind="sibling-covered", limits=True,
+                        message=f"{subject}, but its sibling {listed} is; an answer for a sibling does not carry over")
+        return None, None, [caveat], nearest
+    if model_type is None:
+        names = ", ".join(facts.architectures) or "none"
+        return None, None, [_unknown_caveat(f"the config names no model_type and no known architecture ({names})", [])], []
+    nearest = nearest_families(model_type, covered)
+    return None, None, [_unknown_caveat(f"model_type '{model_type}' is not in the registry", nearest)], nearest
+
+
+def _unknown_caveat(what: str, nearest: list[str]) -> Caveat:
+    tail = f"; nearest covered families: {', '.join(nearest)}" if nearest else "; no covered family is close"
+    return Caveat(kind="unknown-model-type", limits=True, message=what + tail)
+
+
+def _whose(origin: str | None) -> str:
+    """'this statement's' or, for values inherited from the stack's capability, 'this stack's'."""
+    return "this stack's" if origin == ORIGIN_STACK else "this statement's"
+
+
+def _row_caveats(facts: ModelConfigFacts, statement: Statement, effective: Effective) -> list[Caveat]:
+    caveats: list[Caveat] = []
+    dtypes = effective.dtypes
+    if facts.dtype_raw is not None and dtypes.values and facts.dtype not in dtypes.values:
+        caveats.append(Caveat(kind="dtype-not-listed", limits=False,
+                              message=f"checkpoint dtype {facts.dtype or facts.dtype_raw} is not among {_whose(dtypes.origin)} "
+                              f"dtypes ({', '.join(dtypes.values)}); the stack may cast it"))
+    attention, listed_attention = facts.attn_implementation, effective.attention
+    if attention is not None and listed_attention.values and "native" not in listed_attention.values \
+            and attention not in listed_attention.values:
+        caveats.append(Caveat(kind="attention-not-listed", limits=True,
+                              message=f"attn_implementation {attention} is not among {_whose(listed_attention.origin)} "
+                              f"attention implementations ({', '.join(listed_attention.values)})"))
+    quantization = facts.quantization
+    methods = effective.quantization
+    if quantization is not None and (quantization.id is None or quantization.id not in methods.values):
+        listed = ", ".join(methods.values) or "none listed"
+        caveats.append(Caveat(kind="quantization-not-listed", limits=True,
+                              message=f"quantization {quantization.id or quantization.method} is not among "
+                              f"{_whose(methods.origin)} quantization methods ({listed})"))
+    for constraint in statement.constraints:
+        kind = str(constraint.kind)
+        if kind == "max-sequence-length" and facts.max_position_embeddings is not None \
+                and isinstance(constraint.value, int) and facts.max_position_embeddings > constraint.value:
+            caveats.append(Caveat(kind="context-beyond-verified", limits=False,
+                                  message=f"max_position_embeddings {facts.max_position_embeddings} is beyond the "
+                                  f"{constraint.value} tokens this statement was verified with"))
+        elif kind in REQUIREMENT_KINDS:
+            value = "" if constraint.value is None else f" = {constraint_value(constraint.value)}"
+            caveats.append(Caveat(kind="requires", limits=False, message=f"requires {kind} {constraint.name}{value}"))
+    return caveats
+
+
+def _answer(stack: Stack, statement: Statement, facts: ModelConfigFacts, family_caveats: list[Caveat],
+            release: str, effective: Effective) -> StackAnswer:
+    caveats = _row_caveats(facts, statement, effective)
+    status = str(statement.status)
+    verdict = status
+    if status == "supported" and any(c.limits for c in caveats + family_caveats):
+        verdict = "partial"
+    if status != "unknown" and beyond_horizon(stack, release):
+        caveats.append(Caveat(kind="beyond-horizon", limits=True, message=horizon_note(stack, release)))
+        verdict = "unknown"
+    requirements = has_requirements(statement)
+    display = "supported-with-requirements" if verdict == "supported" and requirements else verdict
+    return StackAnswer(
+        stack=stack.id, stack_name=stack.name, workload=str(statement.workload),
+        hardware=[str(h) for h in statement.hardware], status=status, verdict=verdict, display_status=display,
+        carried=_carried(statement),
+        attention=list(effective.attention.values), dtypes=list(effective.dtypes.values),
+        quantization=list(effective.quantization.values), attention_origin=effective.attention.origin,
+        dtypes_origin=effective.dtypes.origin, quantization_origin=effective.quantization.origin,
+        constraints=[_plain(c) for c in statement.constraints],
+        notes=[_plain(n) for n in statement.notes
+               if n.release is None or version_key(n.release) <= version_key(release)],
+        caveats=caveats, anchor=statement.anchor, sources=[s.url for s in statement.sources],
+        capability_sources=list(effective.capability_sources),
+    )
+
+
+def _absent_answer(stack: Stack, workload: str, statements: list[Statement], release: str, family: Family,
+                   families: list[Family], versions: list[str]) -> StackAnswer:
+    """A row for a stack x workload whose statements all lie at other releases (or that has none).
+
+    Statements that start (or end) at the same release are one event: their hardware and sources are merged.
+    """
+    later = sorted((s for s in statements if s.since is not None and version_key(s.since) > version_key(release)),
+                   key=lambda s: version_key(s.since or ""))
+    ended = sorted((s for s in statements if s.until is not None and version_key(s.until) <= version_key(release)),
+                   key=lambda s: version_key(s.until or ""))
+    group: list[Statement] = []
+    if later:
+        group = [s for s in later if s.since == later[0].since]
+        status, kind = "unsupported", "not-yet"
+        message = f"no statement holds at {release}; the first one starts at {later[0].since} ({later[0].status})"
+    elif ended:
+        group = [s for s in ended if s.until == ended[-1].until]
+        status, kind = "unsupported", "ended"
+        until = ended[-1].until or ""
+        held_through = [v for v in versions if version_key(v) < version_key(until)]
+        through = f" held through {held_through[-1]} and" if held_through else ""
+        message = f"no statement holds at {release}; the last one{through} ended at {until}"
+    else:
+        status, kind = "unknown", "no-statement"
+        message = f"the registry has no statement for {family.id} on {stack.id} ({workload})"
+    return StackAnswer(
+        stack=stack.id, stack_name=stack.name, workload=workload,
+        hardware=list(dict.fromkeys(str(h) for s in group for h in s.hardware)), status=status, verdict=status,
+        display_status=status, carried=_carried_when_absent(families), attention=[], dtypes=[], quantization=[],
+        attention_origin=None, dtypes_origin=None, quantization_origin=None, constraints=[], notes=[], caveats=[Caveat(kind=kind, limits=False, message=message)],
+        anchor=group[0].anchor if group else None,
+        sources=list(dict.fromkeys(src.url for s in group for src in s.sources)), capability_sources=[],
+    )
+
+
+def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, release: str | None = None, stack: str | None = None,
+            workload: str | None = None) -> Verdict:
+    versions = registry.release_versions
+    if not versions:
+        raise ResolveError("the registry lists no Neuron releases")
+    release = release or versions[-1]
+    if release not in versions:
+        raise ResolveError(f"Neuron release '{release}' is not in the registry; known releases: {', '.join(versions)}")
+    if stack is not None and stack not in registry.stack_by_id:
+        raise ResolveError(f"unknown stack '{stack}'; known stacks: {', '.join(s.id for s in registry.stacks)}")
+    if workload is not None and workload not in WORKLOADS:
+        raise ResolveError(f"unknown workload '{workload}'; use inference or training")
+    workloads = [workload] if workload else list(WORKLOADS)
+
+    # compiled views are read exactly as the models are, by attribute (compiled.py)
+    stacks = cast("list[Stack]", registry.stacks)
+    family, match, caveats, nearest = _find_family(facts, cast("list[Family]", registry.families))
+    if facts.remote_code:
+        caveats.append(Caveat(kind="remote-code", limits=False,
+                              message="config.json has auto_map: the checkpoint ships its own modeling code "
+                              "(trust_remote_code); Neuron stacks run their own implementation of the family, so "
+                              "check that the custom code does not change the architecture"))
+    answers: list[StackAnswer] = []
+    no_statement: list[str] = []
+    if family is not None:
+        family_caveats = [c for c in caveats if c.limits]
+        for candidate in stacks:
+            if stack is not None and candidate.id != stack:
+                continue
+            for wanted in workloads:
+                statements = [s for s in family.support if s.stack == candidate.id and s.workload == wanted]
+                shipped = stack_shipped(candidate, release)
+                holding = [s for s in statements if covers(s, release)] if shipped else []
+                if holding:
+                    answers += [_answer(candidate, s, facts, family_caveats, release, effective_of(registry, s))
+                                for s in holding]
+                elif statements or (stack is not None and wanted in candidate.workloads):
+                    answers.append(_absent_answer(candidate, wanted, statements, release, family,
+                                                  cast("list[Family]", registry.families), versions))
+        no_statement = [
+            s.id for s in stacks
+            if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)
+            and not any(st.stack == s.id and st.workload in workloads for st in family.support)
+        ]
+
+    status = "unknown"
+    for answer in answers:
+        if STATUS_RANK[answer.verdict] > STATUS_RANK[status]:
+            status = answer.verdict
+    return Verdict(
+        format=FORMAT, release=release, stack=stack, workload=workload, model=facts,
+        family=match, status=status,
+        summary=_summary(facts, family, status, answers, release), caveats=caveats, answers=answers,
+        no_statement=no_statement, nearest=nearest,
+    )
+
+
+def _summary(facts: ModelConfigFacts, family: Family | None, status: str, answers: list[StackAnswer], release: str) -> str:
+    if family is None:
+        label = facts.pipeline_class if facts.kind == "diffusers" else facts.model_type
+        return f"{label or 'this config'}: unknown at Neuron {release} (not in the registry)"
+    if not answers:
+        return f"{family.name}: unknown at Neuron {release} (no statement for this stack or workload)"
+    text = f"{family.name}: {status} at Neuron {release}"
+    if status in ("supported", "partial"):
+        stacks = list(dict.fromkeys(a.stack for a in answers if a.verdict == status))
+        text += f" on {', '.join(stacks)}"
+    return text

@@ -1,0 +1,565 @@
+"""The data contract: pydantic models of the registry files.
+
+Everything else (loading, rules, rendering, resolving) depends on these models; they depend on
+nothing but the vocabularies. Field names here are the YAML keys and the JSON API keys.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from neuron_compat.contract.hub_ids import is_valid_repo_id
+from neuron_compat.contract.versions import NEURON_VERSION_PATTERN, is_neuron_version
+from neuron_compat.contract.vocabulary import (
+    Attention,
+    ConstraintKind,
+    Dtype,
+    Hardware,
+    Quantization,
+    SourceKind,
+    StackStatus,
+    Status,
+    Task,
+    Workload,
+)
+from neuron_compat.safeio.safe_text import BIDI_CHARACTERS, first_unsafe_character
+
+SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+_SLUG = re.compile(SLUG_PATTERN)
+_RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>|<\s*/?\s*[A-Za-z]+\s*$|&#?[A-Za-z0-9]+;")
+# Inline links `[x](javascript:...)` and reference definitions `[x]: javascript:...` (which any Markdown
+# renderer of the JSON API would turn into a link).
+_UNSAFE_LINK = re.compile(r"(?:\]\(\s*|^[ ]{0,3}\[[^\]]+\]:\s*)(?:javascript|data|vbscript|file):",
+                          re.IGNORECASE | re.MULTILINE)
+
+
+def _require_text(value: Any) -> Any:
+    """Refuse numbers, booleans and dates where text is expected (YAML reads 2.20 as a float)."""
+    if isinstance(value, bool) or isinstance(value, (int, float, dt.date)):
+        raise ValueError(f"expected text in quotes, got the {type(value).__name__} {value!r}")
+    return value
+
+
+def _refuse_number_as_date(value: Any) -> Any:
+    """pydantic reads a number as a Unix timestamp: `verified: 0` would become 1970-01-01."""
+    if isinstance(value, (bool, int, float)):
+        raise ValueError(f"expected a date written YYYY-MM-DD, got the {type(value).__name__} {value!r}")
+    return value
+
+
+def _shown(value: str) -> str:
+    """A value quoted in a message: at most 60 characters of it."""
+    return repr(value) if len(value) <= 60 else repr(value[:60]) + f"... ({len(value)} characters)"
+
+
+def _check_neuron_version(value: str) -> str:
+    if not is_neuron_version(value):
+        raise ValueError(f"{_shown(value)} is not a Neuron SDK version of the form MAJOR.MINOR.PATCH such as '2.21.0'")
+    return value
+
+
+def _check_slug(value: str) -> str:
+    if not _SLUG.fullmatch(value):
+        raise ValueError(f"{_shown(value)} is not a lowercase slug (a-z, 0-9, '-' or '_' between them)")
+    return value
+
+
+def _check_https(value: str) -> str:
+    if not value.startswith("https://"):
+        raise ValueError(f"links must start with https:// (got {value[:60]!r})")
+    if any(ch.isspace() for ch in value) or any(ch in value for ch in "<>\"'`"):
+        raise ValueError("links must not contain spaces, quotes or angle brackets")
+    return value
+
+
+def _check_markdown(value: str) -> str:
+    if _RAW_HTML.search(value):
+        raise ValueError("raw HTML is not allowed in registry text; write Markdown (`code`, *emphasis*, [text](https://...))")
+    if _UNSAFE_LINK.search(value):
+        raise ValueError("links in registry text must be https://")
+    _refuse_controls(value, allowed="\n\t")
+    return value
+
+
+def _refuse_controls(value: str, allowed: str = "") -> None:
+    """Control characters (C0, C1, DEL), line and paragraph separators and bidirectional marks are refused."""
+    found = first_unsafe_character(value, allowed)
+    if found is not None:
+        kind = "bidirectional control characters" if found in BIDI_CHARACTERS else "control characters"
+        raise ValueError(f"{kind} are not allowed in registry text (found U+{ord(found):04X})")
+
+
+def _check_plain_text(value: str) -> str:
+    if "\n" in value:
+        raise ValueError("must be a single line")
+    _refuse_controls(value)
+    if "<" in value or ">" in value:
+        raise ValueError("angle brackets are not allowed in names")
+    return value
+
+
+def _check_repo_id(value: str) -> str:
+    if not is_valid_repo_id(value):
+        raise ValueError(f"{_shown(value)} is not a Hugging Face Hub repo id such as 'meta-llama/Llama-3.1-8B'")
+    return value
+
+
+Date = Annotated[dt.date, BeforeValidator(_refuse_number_as_date)]
+# strict: YAML reads `yes` as True, which a lax int would take as the degree 1
+Degree = Annotated[int, Field(ge=1, le=1024, strict=True)]
+Text = Annotated[str, BeforeValidator(_require_text), Field(min_length=1, max_length=2000)]
+# TYPE_LABEL in json_schema_extra: how the schema reference (site/pages/contributing.py) names the type.
+TYPE_LABEL = "x-type-label"
+PlainText = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_plain_text),
+                      Field(min_length=1, max_length=200, json_schema_extra={TYPE_LABEL: "text (one line)"})]
+Markdown = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_markdown),
+                     Field(min_length=1, max_length=2000,
+                           json_schema_extra={TYPE_LABEL: "Markdown (code, *emphasis*, https links)"})]
+Slug = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_slug),
+                 Field(max_length=64, json_schema_extra={"pattern": SLUG_PATTERN, TYPE_LABEL: "slug (a-z, 0-9, - or _)"})]
+NeuronVersion = Annotated[
+    str,
+    BeforeValidator(_require_text),
+    AfterValidator(_check_neuron_version),
+    Field(json_schema_extra={"pattern": NEURON_VERSION_PATTERN, TYPE_LABEL: "Neuron release (quoted, e.g. '2.21.0')"},
+          description="A Neuron SDK release listed in releases.yaml, quoted: '2.21.0'."),
+]
+StackVersionText = Annotated[str, BeforeValidator(_require_text),
+                             Field(min_length=1, max_length=40, pattern=r"^[0-9][0-9A-Za-z.+-]*$",
+                                   json_schema_extra={TYPE_LABEL: "version text (e.g. '0.4.5')"})]
+HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https),
+                     Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"})]
+RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id),
+                   Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"})]
+Identifier = Annotated[str, BeforeValidator(_require_text),
+                       Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$", json_schema_extra={TYPE_LABEL: "identifier"})]
+
+
+class Model(BaseModel):
+    """Base of every registry model: unknown keys are errors; instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, validate_default=False)
+
+
+# --- releases.yaml ------------------------------------------------------------------------------
+
+
+class Release(Model):
+    """One Neuron SDK release."""
+
+    version: NeuronVersion
+    date: Date = Field(description="Release date (YYYY-MM-DD) from the release notes.")
+    notes_url: HttpsUrl = Field(description="The release notes of this release.")
+    hardware: list[Hardware] = Field(default_factory=list, description="Hardware this release supports.")
+    components: dict[Identifier, PlainText] = Field(
+        default_factory=dict, description="Versions of the main packages in this release, as its notes give them."
+    )
+    summary: Markdown | None = Field(default=None, description="One sentence on what changed for model support.")
+
+
+class ReleasesFile(Model):
+    releases: list[Release] = Field(min_length=1, description="Every Neuron SDK release the registry knows, oldest first.")
+
+
+# --- stacks.yaml --------------------------------------------------------------------------------
+
+
+class StackVersion(Model):
+    """A release of a stack with its own version line (e.g. optimum-neuron 0.4.5)."""
+
+    version: StackVersionText = Field(description="The stack's own version, e.g. '0.4.5'.")
+    neuron: NeuronVersion = Field(description="The Neuron SDK release this version targets.")
+    date: Date | None = Field(default=None, description="Release date of that version.")
+
+
+class Stack(Model):
+    """A software stack that runs models on Neuron devices."""
+
+    id: Slug = Field(description="Short id used in family files, e.g. 'nxd-inference'.")
+    name: PlainText = Field(description="Display name.")
+    description: Markdown = Field(description="What the stack is, in Markdown.")
+    docs_url: HttpsUrl = Field(description="Its documentation.")
+    repo_url: HttpsUrl | None = Field(default=None, description="Its source repository.")
+    hardware: list[Hardware] = Field(min_length=1, description="Hardware it runs on.")
+    workloads: list[Workload] = Field(min_length=1, description="Workloads it serves.")
+    status: StackStatus = Field(description="Its lifecycle.")
+    since: NeuronVersion | None = Field(default=None, description="First catalogued Neuron release that ships it.")
+    end_of_support: NeuronVersion | None = Field(default=None, description="First Neuron release without it.")
+    status_source: HttpsUrl | None = Field(default=None, description="Where the lifecycle is stated.")
+    versions: list[StackVersion] = Field(default_factory=list, description="The stack's own version line, oldest first.")
+    separate_releases: bool = Field(
+        default=False,
+        description="The stack ships on its own schedule (e.g. optimum-neuron): Neuron releases newer than the one "
+        "its newest version targets are 'unknown' for it until a version targets them.",
+    )
+
+
+class StacksFile(Model):
+    stacks: list[Stack] = Field(min_length=1, description="Every stack the registry knows, in the order the site shows them.")
+
+
+# --- families/<id>.yaml -------------------------------------------------------------------------
+
+
+class Source(Model):
+    """Where a claim comes from, and when someone last checked it there."""
+
+    url: HttpsUrl = Field(description="The page, file at a tag, or run log that says so.")
+    title: PlainText | None = Field(default=None, description="A readable title for the link.")
+    kind: SourceKind = Field(description="What kind of evidence the source is.")
+    verified: Date = Field(description="When this source was last read (or the run last repeated) and still said so.")
+    by: PlainText | None = Field(default=None, description="Who verified it (GitHub handle), for runs and reports.")
+    release: NeuronVersion | None = Field(default=None, description="For runs: the Neuron release used.")
+    instance: Identifier | None = Field(default=None, description="For runs: the instance type, e.g. trn2.48xlarge.")
+
+
+class Constraint(Model):
+    """A requirement that holds for the statement: structured, never hidden in prose."""
+
+    kind: ConstraintKind = Field(description="What sort of requirement this is.")
+    name: Identifier | None = Field(default=None, description="Flag, variable or setting name (flag/env/setting).")
+    value: bool | int | list[int] | PlainText | None = Field(default=None, description="The value the requirement needs (integer, list, text or true/false).")
+    note: Markdown | None = Field(default=None, description="Markdown explanation.")
+
+    @model_validator(mode="after")
+    def _shape_fits_kind(self) -> Constraint:
+        kind = ConstraintKind(self.kind)
+        if kind in (ConstraintKind.FLAG, ConstraintKind.ENV, ConstraintKind.SETTING) and not self.name:
+            raise ValueError(f"a '{kind.value}' constraint needs a name (the flag, variable or setting)")
+        integer_kinds = (ConstraintKind.PADDING_MULTIPLE, ConstraintKind.MAX_SEQUENCE_LENGTH, ConstraintKind.MAX_BATCH_SIZE)
+        if kind in integer_kinds and (isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1):
+            raise ValueError(f"a '{kind.value}' constraint needs a positive integer value")
+        if kind is ConstraintKind.OTHER and not self.note:
+            raise ValueError("an 'other' constraint needs a note saying what it is")
+        return self
+
+
+class Parallelism(Model):
+    """Parallelism the source used or requires."""
+
+    tensor: list[Degree] = Field(default_factory=list, description="Tensor-parallel degrees.")
+    pipeline: list[Degree] = Field(default_factory=list, description="Pipeline-parallel degrees.")
+    expert: list[Degree] = Field(default_factory=list, description="Expert-parallel degrees.")
+    context: list[Degree] = Field(default_factory=list, description="Context-parallel degrees.")
+    data: bool | None = Field(default=None, description="Data parallelism used or required.")
+    fsdp: bool | None = Field(default=None, description="Fully sharded data parallel used or required.")
+    sequence: bool | None = Field(default=None, description="Sequence parallelism used or required.")
+
+
+class Note(Model):
+    """A short Markdown remark, optionally tied to the Neuron release where behaviour changed."""
+
+    release: NeuronVersion | None = Field(default=None, description="The Neuron release the remark is about.")
+    text: Markdown = Field(description="The remark, in Markdown.")
+
+
+class Statement(Model):
+    """What one stack does for this family, for one workload, on some hardware, over a release range."""
+
+    stack: Slug = Field(description="A stack id from stacks.yaml.")
+    workload: Workload = Field(description="inference or training.")
+    hardware: list[Hardware] = Field(min_length=1, description="Neuron hardware generations the statement covers.")
+    status: Status = Field(description="What holds over the release range.")
+    since: NeuronVersion | None = Field(default=None, description="First Neuron release where this holds; required unless unknown.")
+    until: NeuronVersion | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
+    stack_since: StackVersionText | None = Field(default=None, description="First version of the stack's own line (e.g. optimum-neuron).")
+    stack_until: StackVersionText | None = Field(default=None, description="First version of the stack's own line without it.")
+    attention: list[Attention] = Field(default_factory=list, description="Attention implementations that work, per the source.")
+    dtypes: list[Dtype] = Field(default_factory=list, description="Data types that work, per the source.")
+    quantization: list[Quantization] = Field(default_factory=list, description="Quantization schemes that work, per the source.")
+    parallelism: Parallelism | None = Field(default=None, description="Parallelism the source used or requires.")
+    constraints: list[Constraint] = Field(default_factory=list, description="Requirements that hold: static shapes, flags, settings, limits.")
+    notes: list[Note] = Field(default_factory=list, description="Short Markdown remarks, optionally tied to the release where behaviour changed.")
+    sources: list[Source] = Field(min_length=1, description="At least one https source for the claim.")
+
+    @property
+    def anchor(self) -> str:
+        """The stable fragment id of this statement's stack x workload on the family page."""
+        return f"{self.stack}-{self.workload}"
+
+    @property
+    def last_verified(self) -> dt.date:
+        return max(source.verified for source in self.sources)
+
+
+class Family(Model):
+    """A model family: the model_types that share modeling code, and what each stack does for them."""
+
+    id: Slug = Field(description="Must equal the file name without .yaml.")
+    name: PlainText = Field(description="Display name of the family, e.g. 'Llama'.")
+    vendor: PlainText | None = Field(default=None, description="Who publishes the models, e.g. 'Meta'.")
+    description: Markdown | None = Field(default=None, description="A short paragraph: what the family is and what to know on Neuron.")
+    model_types: list[Identifier] = Field(default_factory=list, description="transformers config model_type values.")
+    architectures: list[Identifier] = Field(default_factory=list, description="Config class names, e.g. LlamaForCausalLM.")
+    pipelines: list[Identifier] = Field(default_factory=list, description="diffusers pipeline class names (model_index.json _class_name).")
+    tasks: list[Task] = Field(default_factory=list, description="Hub pipeline tasks the family serves.")
+    aliases: list[PlainText] = Field(default_factory=list, description="Other names people search for, e.g. 'Llama 3.1'.")
+    examples: list[RepoId] = Field(default_factory=list, description="Example Hub checkpoints of this family.")
+    remote_code: bool = Field(default=False, description="True when the checkpoints need trust_remote_code (model_type not in transformers).")
+    previous_ids: list[Slug] = Field(default_factory=list, description="Earlier ids of this family; the site redirects them here.")
+    support: list[Statement] = Field(default_factory=list, description="Support statements: one per stack x workload, per hardware set and release range.")
+
+    @model_validator(mode="after")
+    def _identifies_something(self) -> Family:
+        if not self.model_types and not self.pipelines:
+            raise ValueError("a family needs at least one model_type (or diffusers pipeline)")
+        return self
+
+
+# --- capabilities/<stack-id>.yaml ----------------------------------------------------------------
+
+
+class Capability(Model):
+    """What a stack accepts for one workload on some hardware over a Neuron release range.
+
+    Statements of that stack inherit these values when they state none of their own; values a statement
+    does state must be among them (rule `capability-subset`) unless one of its notes says why not.
+    """
+
+    workload: Workload = Field(description="The workload these values hold for.")
+    hardware: list[Hardware] = Field(min_length=1, description="Hardware these values hold on.")
+    since: NeuronVersion = Field(description="First Neuron release where these values hold.")
+    until: NeuronVersion | None = Field(default=None, description="First Neuron release where they no longer hold (exclusive).")
+    stack_since: StackVersionText | None = Field(
+        default=None, description="For a stack with its own version line: its first version with these values.")
+    stack_until: StackVersionText | None = Field(
+        default=None, description="For a stack with its own version line: its first version without them.")
+    attention: list[Attention] = Field(default_factory=list, description="Attention implementations the stack runs, per the sources.")
+    dtypes: list[Dtype] = Field(default_factory=list, description="Data types the stack accepts, per the sources.")
+    quantization: list[Quantization] = Field(default_factory=list, description="Quantization modes the stack offers, per the sources.")
+    notes: list[Note] = Field(default_factory=list, description="Remarks on these values (what they cover, where they differ).")
+    sources: list[Source] = Field(min_length=1, description="Where these values come from: a versioned docs page or a source file at a tag.")
+
+    @model_validator(mode="after")
+    def _states_something(self) -> Capability:
+        if not (self.attention or self.dtypes or self.quantization):
+            raise ValueError("a capability range needs at least one of attention, dtypes or quantization")
+        return self
+
+
+class CapabilitiesFile(Model):
+    """The capability ranges of one stack: what attention, dtypes and quantization it runs, per workload,
+    hardware and Neuron release range, read from its docs or source at a release.
+
+    A statement of that stack that leaves attention, dtypes or quantization empty inherits the values of
+    every range sharing its workload, overlapping its hardware and overlapping its releases; pages, the
+    JSON API and check mark them "from the stack". A statement that states a field keeps its own values,
+    which must lie within the stack's; a value outside them needs a note of the statement naming it and
+    saying why the family differs. Rules: capability-ranges (known stack, releases and stack versions; no
+    two ranges of one workload and hardware overlap) and capability-subset (a statement's own values).
+    """
+
+    stack: Slug = Field(description="The stack id from stacks.yaml; must equal the file name without .yaml.")
+    capabilities: list[Capability] = Field(min_length=1, description="The stack's capability ranges.")
+
+
+# --- registry/upstream/ -------------------------------------------------------------------------
+
+
+class TransformersSnapshot(BaseModel):
+    """registry/upstream/transformers-model-types.yaml, generated by scripts/snapshot_transformers.py."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: HttpsUrl = Field(description="Where the model types were read (the transformers source at that version).")
+    transformers_version: str = Field(description="The transformers version the snapshot was taken from.")
+    taken: dt.date = Field(description="When the snapshot was taken (YYYY-MM-DD).")
+    model_types: dict[str, str] = Field(description="Every model_type of that transformers version, with its config class.")
+    causal_lm: list[str] = Field(default_factory=list, description="The model types that have a causal-LM (text-generation) class.")
+    architectures: dict[str, list[str]] = Field(default_factory=dict, description="Model classes per model_type, as the auto mappings list them.")
+
+
+class ProbeExport(BaseModel):
+    """The outcome of ``torch.export`` with static shapes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    outcome: Literal["ok", "data_dependent", "dynamic_shape", "other"] = Field(description='torch.export with static shapes: ok, or the class of its first error.')
+    error: str | None = Field(default=None, description='The first line of the error (addresses and install paths removed).')
+
+
+class ProbeBreak(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reason: str = Field(description='Why dynamo broke the graph, or why the model type could not be built.')
+    location: str = Field(default="", description='The source line of the break (file:line inside the installed package).')
+
+
+class ProbeDynamo(BaseModel):
+    """``torch._dynamo.explain``: graphs and graph breaks, or the error that stopped it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    graphs: int | None = Field(default=None, description='Number of graphs dynamo captured.')
+    graph_breaks: int | None = Field(default=None, description='Number of graph breaks.')
+    breaks: list[ProbeBreak] = Field(default_factory=list, description='Each graph break with its reason.')
+    error: str | None = Field(default=None, description='The first line of the error (addresses and install paths removed).')
+
+
+class ProbeResult(BaseModel):
+    """The capture of one tiny random-initialised model of a model type."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    family: str = Field(description='The registry family listing the model type.')
+    model_class: str = Field(description='The transformers class built (AutoModel.from_config).')
+    config: dict[str, Any] = Field(description='The configuration fields set to make the model tiny.')
+    inputs: dict[str, list[int]] = Field(description='Input tensor shapes the probe fed.')
+    export: ProbeExport = Field(description='The torch.export outcome.')
+    dynamo: ProbeDynamo = Field(description='The torch._dynamo.explain outcome.')
+    operators_from: Literal["export", "dynamo", "none"] = Field(description='Which capture the operators come from.')
+    operators: list[str] = Field(description='Core ATen operators of the captured graph.')
+    unlisted_operators: list[str] = Field(description='Captured operators not in the torch-neuronx operator list.')
+
+    @property
+    def static_capture(self) -> bool:
+        """One graph without breaks through dynamo and a clean ``torch.export``."""
+        return self.export.outcome == "ok" and self.dynamo.graphs == 1 and self.dynamo.graph_breaks == 0
+
+
+class ProbeNotBuilt(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    family: str = Field(description='The registry family listing the model type.')
+    reason: str = Field(description='Why dynamo broke the graph, or why the model type could not be built.')
+
+
+class ProbeOperatorList(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: HttpsUrl = Field(description='The docs page of the operator list.')
+    docs_version: str = Field(description='The docs tag the operator list was read at.')
+
+
+class ProbeSnapshot(BaseModel):
+    """registry/upstream/probe.yaml, generated by scripts/probe.py: machine evidence, not support claims."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    description: str = Field(description='What the snapshot is: machine evidence, not support statements.')
+    torch_version: str = Field(description='torch used for the capture.')
+    transformers_version: str = Field(description='transformers used for the capture.')
+    operator_list: ProbeOperatorList = Field(description='The operator list compared with.')
+    taken: dt.date = Field(description='Date of the run.')
+    probes: dict[str, ProbeResult] = Field(default_factory=dict, description='model_type -> its probe result.')
+    not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build or run it.')
+
+
+# --- registry.yaml ------------------------------------------------------------------------------
+
+DATA_VERSION_PATTERN = r"^[0-9]{4}\.(?:[1-9]|1[0-2])\.[0-9]+$"
+
+
+class RegistryMeta(Model):
+    """registry/registry.yaml: facts about the data as a whole, such as which version of it this is.
+
+    The data version is calendar based (YEAR.MONTH.N) so a reader of the site or the JSON can tell how
+    recent the claims are without knowing the package version that rendered them.
+    """
+
+    data_version: Annotated[
+        str,
+        BeforeValidator(_require_text),
+        Field(pattern=DATA_VERSION_PATTERN, description="Version of the data, quoted: '2026.12.0' (YEAR.MONTH.N).",
+              json_schema_extra={"pattern": DATA_VERSION_PATTERN}),  # so editors check it too
+    ]
+
+
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "family": Family,
+    "releases": ReleasesFile,
+    "stacks": StacksFile,
+    "registry": RegistryMeta,
+    "capabilities": CapabilitiesFile,
+}
+"""The registry files that get a JSON Schema (`neuron-compat schema`), by schema name."""
+
+
+# --- the compiled registry (export --json, api/registry.json, the bundled snapshot) --------------
+
+
+class EffectiveField(Model):
+    """One effective field of a statement: its values and where they come from."""
+
+    values: list[str] = Field(description="The values that hold (empty when neither the statement nor its stack says).")
+    origin: str | None = Field(description="'family' (stated for this family), 'stack' (from the stack's capability) or null.")
+
+
+class Effective(Model):
+    """A statement's effective attention, dtypes and quantization (capabilities.effective_values)."""
+
+    attention: EffectiveField = Field(description="Effective attention implementations and their origin.")
+    dtypes: EffectiveField = Field(description="Effective data types and their origin.")
+    quantization: EffectiveField = Field(description="Effective quantization modes and their origin.")
+    capability_sources: list[str] = Field(
+        default_factory=list, description="Source URLs of the capability ranges values were inherited from.")
+
+
+class CompiledStatement(Statement):
+    """A statement as the compiled document carries it: the YAML fields plus its effective values."""
+
+    effective: Effective | None = Field(default=None, description="Effective values (added by export).")
+
+
+class CompiledFamily(Family):
+    support: list[CompiledStatement] = Field(  # type: ignore[assignment]  # a compiled family holds compiled statements
+        default_factory=list, description="The family's statements, each with its effective values.")
+
+
+class CheckTables(BaseModel):
+    """The constant tables of `neuron-compat check` (model_config.py, resolve.py, views.py), published so the
+    site's check page (site/assets/javascripts/check_*.js) ports only the logic, never a hand copy of them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    verdict_format: int = Field(description="resolve.FORMAT: the `format` of the Verdict JSON.")
+    max_config_bytes: int = Field(description="model_config.MAX_CONFIG_BYTES: the largest config read.")
+    max_text: int = Field(description="Longest config string (code points) kept as a value; longer is ignored.")
+    dtype_names: dict[str, str] = Field(description="torch dtype names in configs -> registry dtype ids.")
+    quant_methods: dict[str, str] = Field(
+        description="quantization_config.quant_method values (lower case) -> registry quantization ids.")
+    context_keys: list[str] = Field(description="Config keys holding the context length, most trusted first.")
+    expert_keys: list[str] = Field(description="Config keys holding the number of MoE experts.")
+    experts_per_token_keys: list[str] = Field(description="Config keys holding the experts routed per token.")
+    shared_expert_keys: list[str] = Field(description="Config keys holding the number of shared experts.")
+    config_files: list[str] = Field(description="The config file names check reads from a model directory.")
+    workloads: list[str] = Field(description="resolve.WORKLOADS: the workloads asked when none is given.")
+    status_rank: dict[str, int] = Field(description="Verdict status -> rank; the overall status is the highest.")
+    exit_for_status: dict[str, int] = Field(description="Verdict status -> the exit code of `check`.")
+    requirement_kinds: list[str] = Field(
+        description="Constraint kinds that are requirements (flag, env, setting), sorted.")
+    nearest_limit: int = Field(description="How many nearest covered families an unknown model lists.")
+    not_carried: list[str] = Field(
+        description="resolve.NOT_CARRIED: statement keys an answer neither works out nor carries, sorted.")
+    carried_after: str = Field(description="The answer key its carried statement fields follow in its JSON.")
+    origin_labels: dict[str, str] = Field(
+        description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
+    repo_id_pattern: str = Field(
+        description="hub_ids.REPO_ID_PATTERN: the characters and lengths of a Hub repo id (a whole-string match).")
+
+
+class RegistryDocument(BaseModel):
+    """The compiled registry document, as `export --json` writes it and the site publishes it.
+
+    Top-level sections this version does not know are allowed (a newer site may publish more); the
+    releases, stacks and families inside must follow the contract. `format` changes when they no longer do.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    format: int = Field(description="Version of the document's layout; readers refuse a newer one.")
+    data_version: str | None = Field(default=None, description="The data version of registry.yaml.")
+    newest_release: NeuronVersion | None = Field(default=None, description="The newest Neuron release listed.")
+    releases: list[Release] = Field(description="releases.yaml, oldest first.")
+    stacks: list[Stack] = Field(description="stacks.yaml, in its order.")
+    families: list[CompiledFamily] = Field(description="Every family, by id; statements carry `effective`.")
+    capabilities: list[CapabilitiesFile] = Field(
+        default_factory=list, description="registry/capabilities/*.yaml, by stack id.")
+    probe: ProbeSnapshot | None = Field(
+        default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")
+    check_tables: CheckTables | None = Field(
+        default=None, description="The constant tables the site's check page reads (check_tables.py).")

@@ -1,0 +1,67 @@
+"""Rendering registry YAML the way the files write it (ruamel.yaml round-trip types).
+
+New pieces of a family file (a statement, a source, a key) are rendered here: versions in double
+quotes, short lists on one line, key order as given, and block lists indented as the file indents
+them. textedit.py splices the pieces into the file. The loader (yaml_loading.py) stays the fast,
+safe PyYAML path; this module is only for writing.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+_BLOCK_SEQUENCE_ITEM = re.compile(r"^(?P<parent>[ ]*)[A-Za-z_][\w-]*:[ ]*(?:#.*)?\n(?P<dash>[ ]*)- ", re.MULTILINE)
+
+
+def sequence_offset(text: str) -> int:
+    """How far a block list's dash sits right of its key: 2 for `key:\\n  - x` (our files), 0 for `key:\\n- x`."""
+    match = _BLOCK_SEQUENCE_ITEM.search(text)
+    if match is None:
+        return 2
+    return max(0, len(match.group("dash")) - len(match.group("parent")))
+
+
+def make_yaml(text: str = "") -> YAML:
+    """A round-trip YAML instance set up to reproduce `text`'s own list indentation."""
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096  # never re-wrap a long line the author wrote on one line
+    offset = sequence_offset(text)
+    yaml.indent(mapping=2, sequence=offset + 2, offset=offset)
+    return yaml
+
+
+def dump(yaml: YAML, data: Any) -> str:
+    stream = io.StringIO()
+    yaml.dump(data, stream)
+    return stream.getvalue()
+
+
+def quoted(text: str) -> DoubleQuotedScalarString:
+    """A string written in double quotes: versions must be quoted or YAML reads '2.20' as a float."""
+    value: DoubleQuotedScalarString = DoubleQuotedScalarString(text)  # ruamel.yaml's __new__ returns Any
+    return value
+
+
+def flow_list(items: Iterable[Any]) -> CommentedSeq:
+    """A short list written on one line, `[a, b]`, as the registry writes hardware, dtypes and attention."""
+    seq = CommentedSeq(list(items))
+    seq.fa.set_flow_style()
+    return seq
+
+
+def mapping(pairs: Mapping[str, Any]) -> CommentedMap:
+    """A mapping in the given key order, skipping keys whose value is None."""
+    result = CommentedMap()
+    for key, value in pairs.items():
+        if value is not None:
+            result[key] = value
+    return result
+

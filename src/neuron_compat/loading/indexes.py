@@ -1,0 +1,47 @@
+"""Lookups derived from a registry's releases, stacks, families and capability files.
+
+Shared by the loader's `registry_model.Registry` (pydantic models) and `compiled.CompiledRegistry` (views over
+the compiled JSON), so views.py, resolve.py and the rules read both the same way. Imports no pydantic: check's
+hot path builds a CompiledRegistry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from neuron_compat.contract.versions import version_key
+
+
+class RegistryIndexes:
+    """Derived, cached lookups; the class that mixes this in provides the four sequences below."""
+
+    releases: Sequence[Any]
+    stacks: Sequence[Any]
+    families: Sequence[Any]
+    capability_files: Sequence[Any]
+
+    @cached_property
+    def release_versions(self) -> list[str]:
+        return sorted((r.version for r in self.releases), key=version_key)
+
+    @cached_property
+    def stack_by_id(self) -> dict[str, Any]:
+        return {s.id: s for s in self.stacks}
+
+    @cached_property
+    def family_by_id(self) -> dict[str, Any]:
+        return {f.id: f for f in self.families}
+
+    @cached_property
+    def capabilities_by_stack(self) -> dict[str, tuple[Any, ...]]:
+        return {c.stack: tuple(c.capabilities) for c in self.capability_files}
+
+    def capabilities_of(self, stack_id: str) -> tuple[Any, ...]:
+        """The capability ranges of a stack (empty when it has no capabilities file)."""
+        return self.capabilities_by_stack.get(stack_id, ())
+
+    @property
+    def newest_release(self) -> str | None:
+        return self.release_versions[-1] if self.releases else None

@@ -1,0 +1,217 @@
+"""Safe YAML loading for registry files: fast on the valid path, located errors on the bad one.
+
+The valid path is a bare C-parser load plus two cheap guards (duplicate keys, alias count).
+Line and column numbers for schema and rule errors come later, from `locate.py`, which re-reads
+only the files that have problems.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from neuron_compat.loading.problems import Problem
+from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
+from neuron_compat.safeio.safe_text import value_error_reason
+
+MAX_FILE_BYTES = 1024 * 1024
+MAX_ALIAS_USES = 16
+MAX_NESTING = 100  # libyaml's C composer recurses per level and crashes the process near 30,000 levels
+
+try:  # the C parser when libyaml is there; same behaviour, several times faster
+    from yaml import CSafeLoader as _BaseLoader
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
+
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _GuardError(yaml.MarkedYAMLError):
+    pass
+
+
+class _FastLoader(_BaseLoader):
+    """Safe loader that refuses duplicate keys."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if any(key_node.tag == _MERGE_TAG for key_node, _ in node.value):
+            # `<<: *base` then `key: other` overrides the merged key (YAML's merge rule): only keys written
+            # in this mapping itself can be duplicates. Checked before the merge flattens node.value.
+            _raise_on_duplicate_key([pair for pair in node.value if pair[0].tag != _MERGE_TAG])
+            return super().construct_mapping(node, deep=deep)
+        mapping = super().construct_mapping(node, deep=deep)
+        if len(mapping) != len(node.value):
+            _raise_on_duplicate_key(node.value)
+        return mapping
+
+
+_SCALAR_KINDS = {"bool": "true or false", "int": "an integer", "float": "a number", "timestamp": "a date"}
+
+
+def _located_scalar(constructor: Any) -> Any:
+    """Wrap a scalar constructor so that a value it cannot build (a 13th month, `!!int abc`) is a located error."""
+
+    def construct(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> Any:
+        try:
+            value = constructor(loader, node)
+            if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+                str(value)  # 0x/0o/0b digits build any integer; one Python cannot print would crash every message
+            return value
+        except (ValueError, KeyError, OverflowError, AttributeError, TypeError, IndexError) as error:
+            kind = _SCALAR_KINDS.get(node.tag.rsplit(":", 1)[-1], node.tag)
+            reason = f" ({value_error_reason(error, 200)})" if isinstance(error, (ValueError, OverflowError)) else ""
+            shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+            raise _GuardError(None, None, f"cannot read {shown!r} as {kind}{reason}", node.start_mark) from None
+
+    return construct
+
+
+_MAX_INT_BITS = 4000  # below Python's int-to-text limit (4,300 digits, about 14,000 bits): no check needed
+
+
+for _tag in _SCALAR_KINDS:
+    _full_tag = f"tag:yaml.org,2002:{_tag}"
+    _FastLoader.add_constructor(_full_tag, _located_scalar(_FastLoader.yaml_constructors[_full_tag]))
+
+
+class _GuardedLoader(_FastLoader):
+    """Also counts alias uses, so that an alias bomb fails before it is expanded anywhere."""
+
+    alias_uses = 0
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if node in self.constructed_objects or node in self.recursive_objects:
+            self.alias_uses += 1
+            if self.alias_uses > MAX_ALIAS_USES:
+                raise _GuardError(
+                    None, None, f"more than {MAX_ALIAS_USES} YAML aliases (*name); write the values out", node.start_mark
+                )
+        return super().construct_object(node, deep=deep)
+
+
+def _raise_on_duplicate_key(pairs: list[tuple[yaml.Node, yaml.Node]]) -> None:
+    seen: dict[Any, yaml.Node] = {}
+    for key_node, _ in pairs:
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
+        if key in seen:
+            first = seen[key].start_mark
+            raise _GuardError(
+                None,
+                None,
+                f"duplicate key '{key}' (first at line {first.line + 1}); keep one",
+                key_node.start_mark,
+            )
+        seen[key] = key_node
+
+
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+_COMPACT_BLOCK_NESTING = re.compile(r"(?:[-?][ \t]+){%d}" % MAX_NESTING)  # noqa: UP031 (% keeps the braces of the regex readable)
+
+
+def _too_deep(text: str) -> int | None:
+    """Offset where nesting passes MAX_NESTING, or None. Cheap: counts only when brackets are many.
+
+    Block nesting by indentation costs depth**2 bytes, so within MAX_FILE_BYTES only flow brackets
+    and compact `- - -` entries can nest deep enough to crash the C parser; both are checked here.
+    Brackets inside quoted text are counted too, which can only overestimate the depth.
+    """
+    if text.count("[") + text.count("{") > MAX_NESTING:
+        depth = 0
+        for match in _FLOW_BRACKET.finditer(text):
+            if match.group() in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return match.start()
+            elif depth:
+                depth -= 1
+    compact = _COMPACT_BLOCK_NESTING.search(text) if text.count("- ") > MAX_NESTING else None
+    return compact.start() if compact else None
+
+
+@dataclass(frozen=True)
+class LoadedYaml:
+    path: Path
+    display: str
+    text: str
+    data: Any
+
+
+def display_path(path: Path) -> str:
+    """The path as a contributor would type it: relative to the current directory when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+def load_yaml_file(path: Path, display: str | None = None) -> tuple[LoadedYaml | None, Problem | None]:
+    """Read and parse one YAML file. Returns the data, or the problem that stopped it."""
+    shown = display or display_path(path)
+
+    def problem(message: str, hint: str = "", line: int = 0, column: int = 0) -> tuple[None, Problem]:
+        return None, Problem(shown, line, column, "", message, hint, rule="yaml")
+
+    try:
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+    except FileTooLarge as error:
+        size = f"more than {MAX_FILE_BYTES / 1024 / 1024:.1f}" if error.grew else f"{error.size / 1024 / 1024:.1f}"
+        return problem(
+            f"file is {size} MiB; a registry file may be at most {MAX_FILE_BYTES // 1024} KiB",
+            "split it, or remove what does not belong in the registry",
+        )
+    except UnreadableFile as error:
+        return problem(str(error))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return problem(
+            f"not valid UTF-8 (byte 0x{raw[error.start]:02x})", "save the file as UTF-8 text", line, column
+        )
+    text = text.removeprefix("\ufeff")
+    if "\x00" in text:
+        offset = text.index("\x00")
+        line = text.count("\n", 0, offset) + 1
+        return problem("contains a NUL byte: this is not a text file", "save the file as UTF-8 text", line, 1)
+    deep_at = _too_deep(text)
+    if deep_at is not None:
+        line = text.count("\n", 0, deep_at) + 1
+        column = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
+        return problem(f"YAML: nested more than {MAX_NESTING} levels deep", "registry files need only a few levels",
+                       line, column)
+    loader_class = _GuardedLoader if ("&" in text or "*" in text) else _FastLoader
+    loader = loader_class(text)
+    try:
+        data = loader.get_single_data()
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        message = error.problem or "invalid YAML"
+        if error.context and not isinstance(error, _GuardError):
+            message = f"{error.context}: {message}"
+        if isinstance(error, _GuardError):
+            hint = ""
+        elif isinstance(error, yaml.constructor.ConstructorError):
+            hint = "registry files hold plain data: remove the !tag" if "tag" in message else "write plain keys and values"
+        else:
+            hint = "check indentation, quotes and colons around this place"
+        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        return problem(f"YAML: {message}", hint, line, column)
+    except yaml.YAMLError as error:
+        return problem(f"YAML: {error}")
+    except RecursionError:
+        return problem("YAML: nesting is too deep")
+    except (ValueError, TypeError, OverflowError, KeyError, AttributeError, IndexError) as error:  # a value PyYAML cannot build
+        return problem(f"YAML: a value could not be read ({error})", "registry files hold plain data: remove the !tag")
+    finally:
+        loader.dispose()
+    if data is None:
+        return problem("file is empty", "see registry/families/llama.yaml for a complete example")
+    return LoadedYaml(path, shown, text, data), None

@@ -1,0 +1,130 @@
+"""Which registry `check` answers from, and opening it as a compiled registry.
+
+In this order: `--registry` (a registry directory, a compiled .json document, or an https URL of a published
+api/registry.json), then the `NEURON_COMPAT_REGISTRY` variable (the same forms), then `./registry` when the
+working directory holds a registry, else the snapshot bundled in the package. A directory is validated
+(YAML, schema, rules) and compiled; the bundled snapshot is read as it is, since the package's tests keep it
+equal to the registry it was built from.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from neuron_compat.check.compiled_view import (
+    CompiledRegistry,
+    bundled_document_text,
+    document_problem,
+    parse_document,
+)
+from neuron_compat.registry_sources.errors import RegistrySourceError
+
+ENV_VAR = "NEURON_COMPAT_REGISTRY"
+WORKING_DIRECTORY_REGISTRY = Path("registry")
+MAX_LOCAL_DOCUMENT_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RegistryOrigin:
+    """Where the answer's data came from: printed in `check`'s header and in its JSON (`registry`)."""
+
+    chosen_by: str  # "--registry", "NEURON_COMPAT_REGISTRY", "working directory" or "bundled"
+    kind: str  # "directory", "file", "url" or "bundled"
+    location: str
+    data_version: str | None
+    from_cache: bool = False
+    note: str | None = None
+
+    def describe(self) -> str:
+        what = {"directory": "registry directory", "file": "registry document", "url": "published registry",
+                "bundled": "snapshot bundled with neuron-compat"}[self.kind]
+        text = f"{what} {self.location}" if self.kind != "bundled" else what
+        text += f", data version {self.data_version or 'unknown'}"
+        if self.from_cache:
+            text += f", from the local cache ({self.note})" if self.note else ", from the local cache"
+        if self.chosen_by not in ("bundled",):
+            text += f" (chosen by {self.chosen_by})"
+        return text
+
+
+def is_registry_directory(path: Path) -> bool:
+    return path.is_dir() and (path / "releases.yaml").is_file() and (path / "stacks.yaml").is_file()
+
+
+def open_registry(option: str | None, *, offline: bool = False, environ: Mapping[str, str] = os.environ,
+                  ) -> tuple[CompiledRegistry, RegistryOrigin]:
+    """The registry to answer from, by the order above. Raises RegistrySourceError."""
+    if option is not None:
+        return _open(option, "--registry", offline, environ)
+    if environ.get(ENV_VAR):
+        return _open(environ[ENV_VAR], ENV_VAR, offline, environ)
+    if is_registry_directory(WORKING_DIRECTORY_REGISTRY):
+        return _open_directory(WORKING_DIRECTORY_REGISTRY, "working directory")
+    return _open_bundled()
+
+
+def _open(spec: str, chosen_by: str, offline: bool, environ: Mapping[str, str]) -> tuple[CompiledRegistry, RegistryOrigin]:
+    from neuron_compat.registry_sources.remote import is_url
+
+    if is_url(spec):
+        return _open_url(spec, chosen_by, offline, environ)
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return _open_directory(path, chosen_by)
+    if path.suffix.lower() == ".json" and path.exists():
+        return _open_file(path, chosen_by)
+    raise RegistrySourceError(f"no registry at {spec} ({chosen_by}): give a registry directory, a registry "
+                              ".json document or an https URL of a published api/registry.json")
+
+
+def _open_directory(path: Path, chosen_by: str) -> tuple[CompiledRegistry, RegistryOrigin]:
+    from neuron_compat.publishing.registry_document import registry_to_json
+    from neuron_compat.rules.validation import validate_registry
+
+    result = validate_registry(path)
+    if result.problems:
+        raise RegistrySourceError(f"the registry at {path} has {len(result.problems)} problem(s); "
+                                  f"run `neuron-compat validate {path}`")
+    registry = CompiledRegistry(registry_to_json(result.registry))
+    return registry, RegistryOrigin(chosen_by, "directory", str(path), registry.data_version)
+
+
+def _open_file(path: Path, chosen_by: str) -> tuple[CompiledRegistry, RegistryOrigin]:
+    from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
+
+    try:
+        data = read_regular_file(path, MAX_LOCAL_DOCUMENT_BYTES)
+    except FileTooLarge:
+        raise RegistrySourceError(f"{path}: too large for a registry document (limit {MAX_LOCAL_DOCUMENT_BYTES} bytes)") from None
+    except UnreadableFile as error:
+        raise RegistrySourceError(f"{path}: {error}") from None
+    try:
+        document = parse_document(data)
+    except ValueError as error:
+        raise RegistrySourceError(f"{path}: {error}") from None
+    problem = document_problem(document)
+    if problem:
+        raise RegistrySourceError(f"{path}: {problem}")
+    registry = CompiledRegistry(document)
+    return registry, RegistryOrigin(chosen_by, "file", str(path), registry.data_version)
+
+
+def _open_url(url: str, chosen_by: str, offline: bool, environ: Mapping[str, str]) -> tuple[CompiledRegistry, RegistryOrigin]:
+    from neuron_compat.registry_sources.remote import fetch_document
+
+    fetched = fetch_document(url, offline=offline, environ=environ)  # raises RegistrySourceError
+    registry = CompiledRegistry(fetched.document)
+    return registry, RegistryOrigin(chosen_by, "url", url, registry.data_version, fetched.from_cache, fetched.note)
+
+
+def _open_bundled() -> tuple[CompiledRegistry, RegistryOrigin]:
+    try:
+        document = parse_document(bundled_document_text())
+    except (OSError, ValueError) as error:
+        raise RegistrySourceError(f"the bundled registry snapshot is missing or broken ({error}); reinstall "
+                                  "neuron-compat or pass --registry") from None
+    registry = CompiledRegistry(document)
+    return registry, RegistryOrigin("bundled", "bundled", "neuron_compat/data/registry.json", registry.data_version)

@@ -1,0 +1,114 @@
+"""count_parameters: picks the counter for a config's model_type, recursing into nested text/vision configs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from neuron_compat.sizing.classic import count_bloom, count_falcon, count_gpt2, count_opt
+from neuron_compat.sizing.counts import ParameterCount, Part, PartList
+from neuron_compat.sizing.decoder import FAMILIES, GATED_ACTIVATIONS, Family, count_decoder
+from neuron_compat.sizing.encoders import count_bert, count_clip_text, count_clip_vision, count_vit
+from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
+from neuron_compat.sizing.seq2seq import count_bart, count_t5
+from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
+
+ENCODERS = frozenset({"bert", "roberta", "xlm-roberta"})
+ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
+EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts")
+GENERIC_NEEDS: tuple[tuple[str, ...], ...] = (HIDDEN, LAYERS, HEADS, ("vocab_size",), ("intermediate_size",))
+MAX_NESTING = 3
+
+
+def count_parameters(config: Mapping[str, object]) -> ParameterCount:
+    """Parameter count per part of the model a transformers config.json describes (no download, no torch)."""
+    if not isinstance(config, Mapping):
+        return ParameterCount(None, (Part("model", None, f"config is a {type(config).__name__}, not an object"),))
+    model_type = read_str(config, "model_type")
+    parts = PartList()
+    _count(config, model_type, parts, depth=0)
+    return parts.result(model_type)
+
+
+def _count(config: Mapping[str, object], model_type: str | None, parts: PartList, depth: int) -> None:
+    if model_type in FAMILIES:
+        count_decoder(config, model_type, FAMILIES[model_type], parts)
+    elif model_type == "gpt2":
+        count_gpt2(config, parts)
+    elif model_type == "gpt_bigcode":
+        count_gpt2(config, parts, multi_query_field=True)
+    elif model_type == "opt":
+        count_opt(config, parts)
+    elif model_type == "bloom":
+        count_bloom(config, parts)
+    elif model_type == "falcon":
+        count_falcon(config, parts)
+    elif model_type in ENCODERS:
+        count_bert(config, parts)
+    elif model_type == "vit":
+        count_vit(config, parts)
+    elif model_type == "clip_vision_model":
+        count_clip_vision(config, parts)
+    elif model_type == "clip_text_model":
+        count_clip_text(config, parts)
+    elif model_type == "t5":
+        count_t5(config, parts)
+    elif model_type == "bart":
+        count_bart(config, parts)
+    elif model_type in ATTENTION_FREE:
+        parts.fail("model", f"model_type {model_type!r} (state-space / recurrent) is not modelled by this counter")
+    elif sub_config(config, "text_config") is not None or sub_config(config, "vision_config") is not None:
+        _count_multimodal(config, model_type, parts, depth)
+    else:
+        _count_generic(config, model_type, parts)
+
+
+def _count_multimodal(config: Mapping[str, object], model_type: str | None, parts: PartList, depth: int) -> None:
+    if depth >= MAX_NESTING:
+        parts.fail("model", "text_config/vision_config nested too deeply")
+        return
+    defaults = {"clip": ("clip_text_model", "clip_vision_model")}
+    text_default, vision_default = defaults.get(model_type or "", (None, None))
+    for key, default_type in (("text_config", text_default), ("vision_config", vision_default)):
+        sub = sub_config(config, key)
+        if sub is None:
+            parts.fail(key.removesuffix("_config"), f"{key} is missing or not an object")
+            continue
+        sub_type = read_str(sub, "model_type") or default_type
+        prefix = key.removesuffix("_config") + "."
+        sub_parts = PartList(prefix)
+        if sub_type is None:
+            sub_parts.fail("model", f"{key} has no model_type")
+        else:
+            _count(sub, sub_type, sub_parts, depth + 1)
+        parts.extend(sub_parts)
+    text, vision = sub_config(config, "text_config"), sub_config(config, "vision_config")
+    if text is None or vision is None:
+        return
+    if model_type == "clip":
+        parts.add("projections", lambda: read_int(config, "projection_dim") * (hidden_size(text) + hidden_size(vision))
+                  + 1)  # visual_projection, text_projection (no bias) and logit_scale
+    elif model_type == "llava":
+        parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(text)
+                  + hidden_size(text) * hidden_size(text) + hidden_size(text))  # two-layer MLP projector
+    else:
+        parts.fail("projector", f"the vision-to-text connector of model_type {model_type!r} is not modelled")
+
+
+def _count_generic(config: Mapping[str, object], model_type: str | None, parts: PartList) -> None:
+    missing = [names[0] for names in GENERIC_NEEDS if not has(config, *names)]
+    label = repr(model_type) if model_type else "(none)"
+    if missing:
+        parts.fail("model", f"model_type {label} is not known, and a generic decoder count needs "
+                            f"{', '.join(missing)}, which the config does not set")
+        return
+    if has(config, *EXPERT_FIELDS):
+        parts.fail("model", f"model_type {label} is not known and has experts: its MoE layout is not assumed")
+        return
+    activation = read_str(config, "hidden_act") or read_str(config, "hidden_activation")
+    gated = activation in GATED_ACTIVATIONS
+    count_decoder(config, "", Family(gated_mlp=gated, tie_default=True), parts)
+    parts.assumed_layout = True
+    parts.notes.append(
+        f"model_type {label} is not known: assumed a generic pre-norm decoder (RMSNorm, no biases, "
+        f"{'gated gate/up/down' if gated else 'plain up/down'} MLP from hidden_act={activation!r}, "
+        "tied embeddings unless tie_word_embeddings is false)")
