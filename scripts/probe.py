@@ -43,10 +43,11 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from probe_harness.capture import error_text, warm_up
+from probe_harness.isolate import run_isolated
+from probe_harness.render import render
+
 from neuron_compat.contributing.upstream_snapshot import write_or_check
-from probe_harness.capture import error_text, warm_up  # noqa: E402
-from probe_harness.isolate import run_isolated  # noqa: E402
-from probe_harness.render import render  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "probe.yaml"

@@ -27,8 +27,11 @@ GROUPS = ("lowered", "decomposed", "cpu_specific", "bookkeeping", "custom", "no_
 
 
 def load_lowerings(path: Path) -> tuple[dict[str, Any], frozenset[str]]:
+    """The snapshot and the operators lowered; the backward of an operator torch-xla differentiates itself
+    (its `autograd` section: native_layer_norm, max_pool2d...) counts as lowered too."""
     snapshot = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return snapshot, frozenset(snapshot["operators"])
+    backward = {f"{name}_backward" for name in snapshot.get("autograd") or []}
+    return snapshot, frozenset(snapshot["operators"]) | frozenset(backward)
 
 
 def _functional_forms(name: str) -> list[str]:

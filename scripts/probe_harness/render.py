@@ -57,7 +57,7 @@ def render_workload(raw: dict[str, Any], lowered: frozenset[str]) -> dict[str, A
 
 def model_entry(raw: dict[str, Any], lowered: frozenset[str]) -> dict[str, Any]:
     workloads = raw["workloads"]
-    first = next((w for w in workloads.values() if "config" in w), {})
+    first: dict[str, Any] = next((w for w in workloads.values() if "config" in w), {})
     return {
         "family": raw.get("family", ""),
         "kind": raw["kind"],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 # Size fields shrunk to these values when the default configuration is larger.
 TINY: dict[str, int] = {
@@ -26,7 +26,7 @@ SPECIAL_IDS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_to
 EXPERT_COUNTS = ("n_routed_experts", "num_local_experts", "num_experts")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -44,24 +44,7 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
     _shrink_expert_groups(values, out)
     if _is_int(values.get("kv_lora_rank")) and _is_int(out.get("num_attention_heads")):
         out["num_key_value_heads"] = out["num_attention_heads"]  # MLA: one latent per attention head
-    layers = out.get("num_hidden_layers", values.get("num_hidden_layers"))
-    for key in ("depths", "encoder_depths", "num_layers_per_block"):
-        value = values.get(key)
-        if isinstance(value, list) and value and all(_is_int(v) for v in value):
-            out[key] = [1 for _ in value]
-    for key, tiny in TINY.items():  # per-layer lists (Gemma 3n's intermediate_size): one tiny value per layer
-        value = values.get(key)
-        if _is_int(layers) and isinstance(value, list) and value and all(_is_int(v) for v in value):
-            out[key] = [min(v, tiny) for v in value[:layers]]
-    original = values.get("num_hidden_layers")
-    if _is_int(layers) and _is_int(original) and original > layers:
-        for key, value in values.items():  # any other per-layer list follows the layer count
-            if key not in out and isinstance(value, list) and len(value) == original:
-                out[key] = value[:layers]
-    if "attention_types" in values and "num_layers" in out:  # GPT-Neo: [[pattern, repeats]] must sum to the layers
-        out["attention_types"] = [[["global", "local"], out["num_layers"] // 2]]
-    if isinstance(values.get("layer_types"), list) and _is_int(layers):
-        out["layer_types"] = values["layer_types"][:layers]
+    _fit_layer_lists(values, out)
     for key in SUB_CONFIGS:
         if isinstance(values.get(key), dict):
             nested = shrink(values[key])
@@ -91,11 +74,33 @@ def _shrink_token_ids(values: dict[str, Any], out: dict[str, Any]) -> None:
             out[key] = vocab - 1 - index
 
 
+def _fit_layer_lists(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Lists with one entry per layer or stage follow the tiny layer count."""
+    layers = out.get("num_hidden_layers", values.get("num_hidden_layers"))
+    for key in ("depths", "encoder_depths", "num_layers_per_block"):
+        value = values.get(key)
+        if isinstance(value, list) and value and all(_is_int(v) for v in value):
+            out[key] = [1 for _ in value]
+    for key, tiny in TINY.items():  # per-layer lists (Gemma 3n's intermediate_size): one tiny value per layer
+        value = values.get(key)
+        if _is_int(layers) and isinstance(value, list) and value and all(_is_int(v) for v in value):
+            out[key] = [min(v, tiny) for v in value[:layers]]
+    original = values.get("num_hidden_layers")
+    if _is_int(layers) and _is_int(original) and original > layers:
+        for key, value in values.items():  # any other per-layer list follows the layer count
+            if key not in out and isinstance(value, list) and len(value) == original:
+                out[key] = value[:layers]
+    if "attention_types" in values and "num_layers" in out:  # GPT-Neo: [[pattern, repeats]] must sum to the layers
+        out["attention_types"] = [[["global", "local"], out["num_layers"] // 2]]
+    if isinstance(values.get("layer_types"), list) and _is_int(layers):
+        out["layer_types"] = values["layer_types"][:layers]
+
+
 def _shrink_expert_groups(values: dict[str, Any], out: dict[str, Any]) -> None:
     """Group-limited routing (DeepSeek V3: n_group, topk_group) must fit the shrunk expert count."""
     experts = next((out.get(k, values.get(k)) for k in EXPERT_COUNTS if _is_int(out.get(k, values.get(k)))), None)
     groups = values.get("n_group")
-    if not (_is_int(experts) and _is_int(groups)) or experts % groups == 0 and experts // groups >= 2:
+    if not (_is_int(experts) and _is_int(groups)) or (experts % groups == 0 and experts // groups >= 2):
         return
     out["n_group"] = 2 if experts % 2 == 0 and experts >= 4 else 1
     if _is_int(values.get("topk_group")) and values["topk_group"] > 1:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .capture import aot_operators, dynamo_capture, error_text, export_capture, training_capture
+from .capture import aot_operators, dynamo_capture, export_capture
 from .tiny import SUB_CONFIGS, tiny_overrides
 
 LENGTHS = (16, 64)
