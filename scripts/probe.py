@@ -174,7 +174,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{statistics.median(seconds.values()):.1f} s, slowest {max(seconds.values()):.1f} s "
                   f"({max(seconds, key=seconds.__getitem__)}); the others from {args.cache}", file=sys.stderr)
     results = {mt: cached[mt] for mt in wanted if mt in cached}
-    text = render(results, families, stamp, LOWERINGS)
+    pending = [mt for mt in wanted if mt not in cached]
+    if pending:
+        print(f"{len(pending)} model types not probed yet (listed under not_probed; run again to resume)",
+              file=sys.stderr)
+    text = render(results, families, stamp, LOWERINGS, pending)
     return write_or_check(args.output, text, "scripts/probe.py", args.check)
 
 

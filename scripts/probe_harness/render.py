@@ -80,7 +80,8 @@ def not_built_reason(raw: dict[str, Any]) -> str:
 
 
 def render(results: dict[str, dict[str, Any]], families: dict[str, str], stamp: dict[str, str],
-           lowerings: Path) -> str:
+           lowerings: Path, pending: list[str] | None = None) -> str:
+    """The snapshot; `pending`: model types asked for that the run has not reached (listed as not probed)."""
     snapshot, lowered = load_lowerings(lowerings)
     probes: dict[str, Any] = {}
     not_built: dict[str, Any] = {}
@@ -101,5 +102,6 @@ def render(results: dict[str, dict[str, Any]], families: dict[str, str], stamp: 
         "taken": dt.datetime.now(dt.UTC).date().isoformat(),
         "probes": probes,
         "not_built": not_built,
+        "not_probed": sorted(set(pending or []) - set(results)),
     }
     return HEADER + yaml.safe_dump(body, sort_keys=False, width=100_000, allow_unicode=True)

@@ -469,6 +469,7 @@ class ProbeSnapshot(BaseModel):
     taken: dt.date = Field(description='Date of the run.')
     probes: dict[str, ProbeResult] = Field(default_factory=dict, description='model_type -> its probe result.')
     not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build it.')
+    not_probed: list[str] = Field(default_factory=list, description='Model types the run has not reached yet (scripts/probe.py resumes from its cache).')
 
 
 # --- registry.yaml ------------------------------------------------------------------------------

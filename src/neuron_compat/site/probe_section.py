@@ -54,6 +54,8 @@ def probe_rows(registry: Registry, family: Family) -> list[dict[str, Any]]:
                          "config": config_words(result.config), "groups": [g for g in groups if g[1]]})
         elif model_type in snapshot.not_built:
             rows.append({"model_type": model_type, "not_built": snapshot.not_built[model_type].reason})
+        elif model_type in snapshot.not_probed:
+            rows.append({"model_type": model_type, "not_built": "the probe run has not reached this model type yet"})
     return rows
 
 
