@@ -95,6 +95,7 @@ def probe_model(model_type: str, timeout: float, memory_gb: float) -> dict[str, 
     result = {"model_type": model_type, **planned, "workloads": {}}
     if not planned["built"]:
         return result
+    preload(model_type, planned["auto_class"])
     for workload in planned["workload_order"]:
         def job(name: str = workload) -> dict[str, Any]:
             return run_workload(model_type, planned["kind"], planned["auto_class"], name)
@@ -103,6 +104,21 @@ def probe_model(model_type: str, timeout: float, memory_gb: float) -> dict[str, 
         print(f"  {model_type} {workload}: {result['workloads'][workload].get('outcome')} "
               f"({time.monotonic() - began:.1f} s)", file=sys.stderr, flush=True)
     return result
+
+
+def preload(model_type: str, auto_class: str) -> None:
+    """Import the model type's modeling module in the parent, so each workload's forked child starts with it."""
+    import transformers
+    from probe_harness.workloads import BASE, KINDS
+    from transformers.models.auto import modeling_auto
+
+    mapping = next((m for _, m, cls in (*KINDS, BASE) if cls == auto_class), None)
+    class_name = getattr(modeling_auto, mapping or "", {}).get(model_type)
+    try:
+        if isinstance(class_name, str):
+            getattr(transformers, class_name)
+    except Exception:  # noqa: BLE001 - only a head start: the child imports it again and records the error
+        pass
 
 
 def failed(result: dict[str, Any]) -> bool:

@@ -189,6 +189,8 @@ def warm_up() -> None:
     Single-threaded first: a child forked from a parent whose OpenMP pool is running can hang.
     """
     import torch
+    import transformers.integrations.executorch
+    import transformers.modeling_utils  # noqa: F401 - about 9 s of import on a loaded 2-core machine
 
     torch.set_num_threads(1)
     module = torch.nn.Linear(2, 2)
