@@ -70,11 +70,12 @@ def inputs_words(workload: dict[str, Any]) -> str:
         parts.append(f"at {' and '.join(str(n) for n in lengths)} tokens")
     elif lengths:
         parts.append(f"at {lengths[0]} tokens")
+    text = " ".join(parts)
     if workload.get("cache") == "static":
-        parts.append("static KV cache of twice the length")
+        text += "; static KV cache of twice the length"
     elif workload.get("cache") == "none":
-        parts.append("no KV cache")
-    return " ".join(parts)
+        text += "; no KV cache"
+    return text
 
 
 def dynamo_words(workload: dict[str, Any]) -> str:
