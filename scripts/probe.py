@@ -57,7 +57,8 @@ CACHE = REPO_ROOT / "build" / "probe-cache.jsonl"
 HARNESS = "2"
 """Bumped when the captures change: cached results of another harness are probed again."""
 KNOWN_TRANSFORMERS = "5.25.0"
-RETRIED = ("not_built", "not_run", "timeout", "memory", "crashed", "harness_error")
+RETRIED = ("timeout", "memory", "crashed", "harness_error")
+"""Outcomes --retry probes again: the run's limits or the harness, not the model's own failures."""
 
 
 def registry_model_types() -> dict[str, str]:
