@@ -57,8 +57,8 @@ CACHE = REPO_ROOT / "build" / "probe-cache.jsonl"
 HARNESS = "2"
 """Bumped when the captures change: cached results of another harness are probed again."""
 KNOWN_TRANSFORMERS = "5.25.0"
-RETRIED = ("timeout", "memory", "crashed", "harness_error")
-"""Outcomes --retry probes again: the run's limits or the harness, not the model's own failures."""
+RETRIED = ("not_built", "timeout", "memory", "crashed", "harness_error")
+"""Outcomes --retry probes again: the run's limits, the harness, or a build the tiny config may now fix."""
 
 
 def registry_model_types() -> dict[str, str]:
@@ -126,7 +126,20 @@ def failed(result: dict[str, Any]) -> bool:
     """Not built, or a workload that did not run to its end (what --retry probes again)."""
     if not result.get("built"):
         return True
-    return any(w.get("outcome") in RETRIED for w in result["workloads"].values())
+    if any(w.get("outcome") in RETRIED for w in result["workloads"].values()):
+        return True
+    return stale(result)
+
+
+def stale(result: dict[str, Any]) -> bool:
+    """Made with another revision of the tiny config than the one probe_harness.tiny sets now."""
+    from probe_harness.tiny import tiny_overrides
+
+    recorded = next((w["config"] for w in result["workloads"].values() if "config" in w), None)
+    try:
+        return recorded is not None and json.loads(json.dumps(tiny_overrides(result["model_type"])[1])) != recorded
+    except Exception:  # noqa: BLE001 - cannot tell: probe it again
+        return True
 
 
 def versions() -> dict[str, str]:

@@ -37,8 +37,10 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
         value = values.get(key)
         if _is_int(value) and value > tiny:
             out[key] = tiny
+    _fit_architecture_quirks(values, out)
     if isinstance(values.get("num_heads"), list):
         out.pop("embed_dim", None)  # Swin-like stages: heads per stage must divide the stage widths
+        out.pop("hidden_size", None)  # and the last stage's width is derived from embed_dim
     if "qk_rope_head_dim" in values and "head_dim" in values:
         out["head_dim"] = out.get("qk_rope_head_dim", values["qk_rope_head_dim"])  # MLA: rotary part only
     _shrink_expert_groups(values, out)
@@ -94,6 +96,26 @@ def _fit_layer_lists(values: dict[str, Any], out: dict[str, Any]) -> None:
         out["attention_types"] = [[["global", "local"], out["num_layers"] // 2]]
     if isinstance(values.get("layer_types"), list) and _is_int(layers):
         out["layer_types"] = values["layer_types"][:layers]
+
+
+def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Fields whose tiny value must follow another one, or that would need what the probe does not install."""
+    if "width_coefficient" in values:
+        out.pop("hidden_dim", None)  # EfficientNet: the head width is derived from the scaled stages
+    if values.get("use_timm_backbone") is True:  # DETR-like: transformers' own ResNet backbone, not timm
+        out["use_timm_backbone"] = False
+        out["use_pretrained_backbone"] = False
+    backbone = values.get("backbone_config")
+    if isinstance(backbone, dict) and backbone.get("model_type") == "timm_backbone":
+        out["backbone_config"] = {"model_type": "resnet", "depths": [1, 1, 1, 1], "embedding_size": 16,
+                                  "hidden_sizes": [16, 32, 64, 128],
+                                  "out_features": ["stage1", "stage2", "stage3", "stage4"]}
+    window = values.get("window_size")
+    if "image_size" in out and _is_int(window) and window > 2:
+        out["window_size"] = 2  # Swin-like: windows that tile every stage of a 64-pixel image (16, 8, 4, 2 patches)
+    experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
+    if experts is not None and values.get("num_experts_per_tok", 0) is None:
+        out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run
 
 
 def _shrink_expert_groups(values: dict[str, Any], out: dict[str, Any]) -> None:

@@ -60,6 +60,8 @@ def tiny_config(model_type: str, use_cache: bool) -> tuple[Any, dict[str, Any]]:
 
     overrides, changed = tiny_overrides(model_type)
     config = AutoConfig.for_model(model_type, **overrides)
+    if getattr(config, "architectures", None) is None:
+        config.architectures = []  # auto classes with several heads (DeiT) iterate it; a fresh config has None
     for sub in [config, *(getattr(config, key, None) for key in SUB_CONFIGS)]:
         if sub is not None and hasattr(sub, "use_cache"):
             sub.use_cache = use_cache  # nested text configs of multimodal models keep their own flag
