@@ -325,3 +325,17 @@ def test_a_hanging_a_hungry_and_a_crashing_capture_are_each_an_outcome():
     assert hungry == {"outcome": "memory", "error": "exceeded the memory cap of 1 GiB"}
     assert isolate.run_isolated(_exit, timeout=60, memory_gb=8) == {
         "outcome": "crashed", "error": "the probe process exited with code 3"}
+
+
+def test_tiny_configs_keep_derived_fields_consistent():
+    tiny = _harness("tiny")
+    swin = tiny.shrink({"image_size": 224, "patch_size": 4, "embed_dim": 96, "hidden_size": 768, "window_size": 7,
+                        "num_heads": [3, 6, 12, 24], "depths": [2, 2, 6, 2]})
+    assert "embed_dim" not in swin and "hidden_size" not in swin  # derived from the stages
+    assert swin["image_size"] == 64 and swin["window_size"] == 2 and swin["depths"] == [1, 1, 1, 1]
+    efficientnet = tiny.shrink({"hidden_dim": 2560, "width_coefficient": 2.0})
+    assert "hidden_dim" not in efficientnet
+    detr = tiny.shrink({"d_model": 256, "use_timm_backbone": True, "backbone_config": {"model_type": "timm_backbone"}})
+    assert detr["use_timm_backbone"] is False and detr["backbone_config"]["model_type"] == "resnet"
+    deepseek_v2 = tiny.shrink({"n_routed_experts": 64, "num_experts_per_tok": None})
+    assert deepseek_v2["num_experts_per_tok"] == 2
