@@ -113,6 +113,8 @@ def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> Non
     window = values.get("window_size")
     if "image_size" in out and _is_int(window) and window > 2:
         out["window_size"] = 2  # Swin-like: windows that tile every stage of a 64-pixel image (16, 8, 4, 2 patches)
+    if "vocab_size" in values and values["vocab_size"] is None:
+        out["vocab_size"] = TINY["vocab_size"]  # ESM leaves it unset (its tokenizer sets it): no embedding without
     experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
     if experts is not None and values.get("num_experts_per_tok", 0) is None:
         out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run
