@@ -119,7 +119,7 @@ class CompiledRegistry(RegistryIndexes):
         return [_plain(item) for item in section if isinstance(item, dict)] if isinstance(section, list) else []
 
     def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
-        """The portability probe result of a model type (plain JSON of schema.ProbeResult), when the
+        """The portability probe result of a model type (plain JSON of contract.models.ProbeResult), when the
         document carries one. Machine evidence only: it never enters a verdict."""
         probe = self.section("probe")
         if not model_type or not isinstance(probe, dict):

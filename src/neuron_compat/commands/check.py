@@ -315,11 +315,22 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
         lines.extend([*fit_lines, ""])
     lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
-        from neuron_compat.views.probe_reading import probe_line
-
-        lines.append(f"Probe ({verdict.model.model_type}, CPU capture of a tiny random model; evidence, "
-                     f"not support): {probe_line(probe)}")
+        lines.extend(_probe_lines(verdict, probe))
     return "\n".join(_clean(line) for line in lines) + "\n"
+
+
+def _probe_lines(verdict: Verdict, probe: dict[str, Any]) -> list[str]:
+    """The portability probe, one line per captured workload, each under the stack workload it stands beside
+    (only the workloads of the rows shown, when there are rows)."""
+    from neuron_compat.views.probe_reading import CAVEAT, STACK_WORKLOAD, workload_line, workloads_for
+
+    shown = {str(a.workload) for a in verdict.answers} or {"inference", "training"}
+    picked = [(name, w) for name, w in workloads_for(probe) if STACK_WORKLOAD[name] in shown]
+    if not picked:
+        return []
+    lines = [f"Probe ({verdict.model.model_type}; {CAVEAT}):"]
+    lines.extend(f"  {STACK_WORKLOAD[name]} · {workload_line(name, w)}" for name, w in picked)
+    return lines
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -539,66 +539,86 @@ class TransformersSnapshot(BaseModel):
     architectures: dict[str, list[str]] = Field(default_factory=dict, description="Model classes per model_type, as the auto mappings list them.")
 
 
-class ProbeExport(BaseModel):
-    """The outcome of ``torch.export`` with static shapes."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    outcome: Literal["ok", "data_dependent", "dynamic_shape", "other"] = Field(description='torch.export with static shapes: ok, or the class of its first error.')
-    error: str | None = Field(default=None, description='The first line of the error (addresses and install paths removed).')
+PROBE_WORKLOADS = ("prefill", "decode", "forward", "train", "prefill_eager_experts", "forward_eager_experts",
+                   "train_eager_experts")
+"""The workloads scripts/probe.py captures, in the order pages show them."""
+ProbeWorkloadName = Literal["prefill", "decode", "forward", "train", "prefill_eager_experts",
+                            "forward_eager_experts", "train_eager_experts"]
+ProbeOutcome = Literal["ok", "data_dependent", "dynamic_shape", "other", "not_built", "not_run", "timeout", "memory",
+                       "crashed", "harness_error"]
+ProbeKind = Literal["decoder", "multimodal", "seq2seq", "speech_seq2seq", "encoder", "vision", "audio", "base"]
 
 
 class ProbeBreak(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    reason: str = Field(description='Why dynamo broke the graph, or why the model type could not be built.')
-    location: str = Field(default="", description='The source line of the break (file:line inside the installed package).')
+    reason: str = Field(description='Why dynamo broke the graph.')
+    location: str = Field(default="", description='The source line of the break (file:line inside the installed package), when dynamo gives it.')
 
 
-class ProbeDynamo(BaseModel):
-    """``torch._dynamo.explain``: graphs and graph breaks, or the error that stopped it."""
+class ProbeWorkload(BaseModel):
+    """One workload of one model type: what was captured, how, and what came out."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    graphs: int | None = Field(default=None, description='Number of graphs dynamo captured.')
-    graph_breaks: int | None = Field(default=None, description='Number of graph breaks.')
-    breaks: list[ProbeBreak] = Field(default_factory=list, description='Each graph break with its reason.')
+    model_class: str | None = Field(default=None, description='The transformers class built (task head, or the base model).')
+    experts_implementation: str | None = Field(default=None, description='"eager" when MoE routing was put in the graph.')
+    inputs: dict[str, list[int]] = Field(default_factory=dict, description='Input tensor shapes at the first length.')
+    lengths: list[int] = Field(default_factory=list, description='Sequence lengths captured (tokens).')
+    cache: Literal["static", "none"] | None = Field(default=None, description='KV cache of a prefill / decode capture.')
+    cache_note: str | None = Field(default=None, description='Why a prefill ran without a static cache.')
+    loss: str | None = Field(default=None, description='What the training capture differentiates.')
+    outcome: ProbeOutcome = Field(description='torch.export at the first length (training: dynamo + AOT autograd with backward), or why it did not run.')
     error: str | None = Field(default=None, description='The first line of the error (addresses and install paths removed).')
+    graphs: int | None = Field(default=None, description='Graphs dynamo captured (training: forward graphs).')
+    backward_graphs: int | None = Field(default=None, description='Backward graphs AOT autograd made (training).')
+    graph_breaks: int | None = Field(default=None, description='Graph breaks.')
+    breaks: list[ProbeBreak] = Field(default_factory=list, description='Each graph break reason.')
+    dynamo_error: str | None = Field(default=None, description='The error that stopped dynamo.')
+    nodes: dict[str, int] = Field(default_factory=dict, description='Operator calls in the graph(s), per length.')
+    nodes_from: str | None = Field(default=None, description='Which capture the node counts come from.')
+    grows_with_length: bool | None = Field(default=None, description='More than 10% more nodes at the longer length: an unrolled loop.')
+    operators_from: str | None = Field(default=None, description='Which capture the operators come from.')
+    operators: list[str] = Field(default_factory=list, description='ATen operators (core ATen after decompositions; training: AOT autograd graphs).')
+    no_known_lowering: list[str] = Field(default_factory=list, description='ATen operators with no torch-xla lowering and no PyTorch composite kernel.')
+    custom_ops: list[str] = Field(default_factory=list, description='Opaque custom or higher-order operators: not ATen, no Neuron lowering known.')
+    decomposed: list[str] = Field(default_factory=list, description='Operators PyTorch rewrites into others (composite kernels).')
+    cpu_specific: list[str] = Field(default_factory=list, description='CPU kernels the probe\'s CPU picked; another path on XLA.')
+    bookkeeping: list[str] = Field(default_factory=list, description='Export asserts and symbolic sizes, not computation.')
+    backward_operators: list[str] = Field(default_factory=list, description='Operators of the backward graphs (training).')
+
+    @property
+    def captured(self) -> bool:
+        """One graph, no break, a clean capture: a fact about the CPU capture, not a support statement."""
+        return self.outcome == "ok" and self.graphs == 1 and not self.graph_breaks
 
 
 class ProbeResult(BaseModel):
-    """The capture of one tiny random-initialised model of a model type."""
+    """The captures of one tiny random-initialised model type, one result per workload."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     family: str = Field(description='The registry family listing the model type.')
-    model_class: str = Field(description='The transformers class built (AutoModel.from_config).')
-    config: dict[str, Any] = Field(description='The configuration fields set to make the model tiny.')
-    inputs: dict[str, list[int]] = Field(description='Input tensor shapes the probe fed.')
-    export: ProbeExport = Field(description='The torch.export outcome.')
-    dynamo: ProbeDynamo = Field(description='The torch._dynamo.explain outcome.')
-    operators_from: Literal["export", "dynamo", "none"] = Field(description='Which capture the operators come from.')
-    operators: list[str] = Field(description='Core ATen operators of the captured graph.')
-    unlisted_operators: list[str] = Field(description='Captured operators not in the torch-neuronx operator list.')
-
-    @property
-    def static_capture(self) -> bool:
-        """One graph without breaks through dynamo and a clean ``torch.export``."""
-        return self.export.outcome == "ok" and self.dynamo.graphs == 1 and self.dynamo.graph_breaks == 0
+    kind: ProbeKind = Field(description='The task head the probe picked, which decides the workloads.')
+    config: dict[str, Any] = Field(description='Fields changed to make the model tiny (nested configs as dotted keys).')
+    parameters: int | None = Field(default=None, description='Parameters of the tiny model.')
+    workloads: dict[ProbeWorkloadName, ProbeWorkload] = Field(description='workload -> its result.')
 
 
 class ProbeNotBuilt(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     family: str = Field(description='The registry family listing the model type.')
-    reason: str = Field(description='Why dynamo broke the graph, or why the model type could not be built.')
+    reason: str = Field(description='Why the probe could not build the model type.')
 
 
-class ProbeOperatorList(BaseModel):
+class ProbeLoweringReference(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    source: HttpsUrl = Field(description='The docs page of the operator list.')
-    docs_version: str = Field(description='The docs tag the operator list was read at.')
+    torch_xla_version: str = Field(description='The torch-xla version whose lowering list is compared with.')
+    source: HttpsUrl = Field(description='The lowering list (xla_native_functions.yaml at its tag).')
+    commit: str = Field(pattern=r"^[0-9a-f]{40}$", description='The commit of that tag.')
+    pinned_by: HttpsUrl = Field(description='The Neuron page tying torch-neuronx to this torch-xla.')
 
 
 class ProbeSnapshot(BaseModel):
@@ -607,12 +627,15 @@ class ProbeSnapshot(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     description: str = Field(description='What the snapshot is: machine evidence, not support statements.')
+    meaning: str = Field(description='What one result means and does not mean.')
     torch_version: str = Field(description='torch used for the capture.')
     transformers_version: str = Field(description='transformers used for the capture.')
-    operator_list: ProbeOperatorList = Field(description='The operator list compared with.')
+    lengths: list[int] = Field(description='The sequence lengths captured.')
+    lowering_reference: ProbeLoweringReference = Field(description='The operator lowering list compared with.')
     taken: dt.date = Field(description='Date of the run.')
     probes: dict[str, ProbeResult] = Field(default_factory=dict, description='model_type -> its probe result.')
-    not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build or run it.')
+    not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build it.')
+    not_probed: list[str] = Field(default_factory=list, description='Model types the run has not reached yet (scripts/probe.py resumes from its cache).')
 
 
 # --- instances.yaml -----------------------------------------------------------------------------

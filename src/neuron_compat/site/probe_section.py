@@ -1,8 +1,9 @@
 """The "Portability probe" section of a family page: machine evidence from registry/upstream/probe.yaml.
 
-Kept apart from the support sections on purpose: a CPU capture of a tiny random-initialised model says
-whether the architecture traces into static graphs and which ATen operators it needs, never whether a
-Neuron stack supports it. Nothing here reads or changes a support status.
+Kept apart from the support sections on purpose: each result is one workload captured on a CPU from a tiny
+random-initialised model; it says whether that workload traces into static graphs and which operators it
+needs, never whether a Neuron stack supports or compiles it. Workloads are grouped under the stack workload
+(inference / training rows) they stand beside. Nothing here reads or changes a support status.
 """
 
 from __future__ import annotations
@@ -12,16 +13,33 @@ from typing import Any
 from neuron_compat.contract.models import Family
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.views.probe_reading import (
-    EXPORT_OUTCOMES,
+    STOPPED,
+    WORKLOAD_TITLES,
     dynamo_words,
-    is_static_capture,
-    operators_words,
-    probe_line,
+    growth_words,
+    inputs_words,
+    outcome_words,
+    workloads_for,
 )
+
+STACK_WORKLOADS = ("inference", "training")
+
+
+def workload_row(name: str, workload: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name, "title": WORKLOAD_TITLES.get(name, name), "result": workload,
+        "inputs": inputs_words(workload), "outcome": outcome_words(name, workload),
+        "dynamo": dynamo_words(workload), "nodes": growth_words(workload),
+        "reported": workload.get("outcome") not in STOPPED,
+    }
+
+
+def config_words(config: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in config.items()) or "none changed: the default config is already small"
 
 
 def probe_rows(registry: Registry, family: Family) -> list[dict[str, Any]]:
-    """One row per model type of the family: its probe result, or why the probe could not build it."""
+    """One entry per model type of the family: its workloads by stack workload, or why it was not built."""
     snapshot = registry.probe
     if snapshot is None:
         return []
@@ -30,16 +48,14 @@ def probe_rows(registry: Registry, family: Family) -> list[dict[str, Any]]:
         if model_type in snapshot.probes:
             result = snapshot.probes[model_type]
             plain = result.model_dump(mode="json")
-            rows.append({
-                "model_type": model_type, "not_built": None, "result": result, "line": probe_line(plain),
-                "export": EXPORT_OUTCOMES.get(result.export.outcome, result.export.outcome),
-                "dynamo": dynamo_words(plain), "operators": operators_words(plain),
-                "static": is_static_capture(plain),
-                "config": ", ".join(f"{k}={v}" for k, v in result.config.items() if not isinstance(v, dict)),
-            })
+            groups = [(stack_workload, [workload_row(name, w) for name, w in workloads_for(plain, stack_workload)])
+                      for stack_workload in STACK_WORKLOADS]
+            rows.append({"model_type": model_type, "not_built": None, "result": result,
+                         "config": config_words(result.config), "groups": [g for g in groups if g[1]]})
         elif model_type in snapshot.not_built:
-            rows.append({"model_type": model_type, "static": False,
-                         "not_built": snapshot.not_built[model_type].reason})
+            rows.append({"model_type": model_type, "not_built": snapshot.not_built[model_type].reason})
+        elif model_type in snapshot.not_probed:
+            rows.append({"model_type": model_type, "not_built": "the probe run has not reached this model type yet"})
     return rows
 
 

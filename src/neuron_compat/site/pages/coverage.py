@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from neuron_compat.contract.models import Stack
 from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.support import ReleaseView, combinations, current_release
 from neuron_compat.site.upstream import HubSnapshot
+from neuron_compat.views.probe_reading import is_captured, workloads_for
 
 
 @dataclass
@@ -29,7 +31,8 @@ class CoverageRow:
     supported: int = 0
     partial: int = 0
     missing: list[dict[str, str]] = field(default_factory=list)
-    missing_static: int = 0  # missing model types whose portability probe captured one static graph
+    missing_static: int = 0  # missing model types whose probe captured this row's workloads (evidence, not support)
+    probe_applies: bool = False  # the probe says something about this stack's workload (not Inf1-only stacks)
 
     @property
     def covered(self) -> int:
@@ -76,17 +79,31 @@ def family_of(registry: Registry) -> dict[str, str]:
     return {t: f.id for f in registry.families for t in [*f.model_types, *f.pipelines]}
 
 
-def static_model_types(registry: Registry) -> set[str]:
-    """Model types whose portability probe (machine evidence, not support) captured one static graph."""
+PROBE_HARDWARE_EXCLUDED = frozenset({"inf1"})
+"""Stacks only on these devices get no probe column: torch-neuron (Inf1) traces with torch.jit, not XLA."""
+
+
+def probe_applies(stack: Stack) -> bool:
+    return not {str(h) for h in stack.hardware} <= PROBE_HARDWARE_EXCLUDED
+
+
+def captured_model_types(registry: Registry, stack_workload: str) -> set[str]:
+    """Model types whose probe captured every workload beside `stack_workload` rows as one graph without a
+    break (CPU capture of a tiny model: machine evidence, not support)."""
     if registry.probe is None:
         return set()
-    return {t for t, result in registry.probe.probes.items() if result.static_capture}
+    found = set()
+    for model_type, result in registry.probe.probes.items():
+        workloads = workloads_for(result.model_dump(mode="json"), stack_workload)
+        if workloads and all(is_captured(w) for _, w in workloads):
+            found.add(model_type)
+    return found
 
 
 def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: str) -> list[CoverageRow]:
     """items: (label shown when missing, model_type or None)."""
     owners = family_of(registry)
-    static = static_model_types(registry)
+    captured = {w: captured_model_types(registry, w) for w in ("inference", "training")}
     by_release: dict[str | None, dict[tuple[str, str, str], str]] = {}
     rows = []
     for stack, workload in combinations(registry):
@@ -94,7 +111,9 @@ def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: s
         if release not in by_release:
             by_release[release] = status_by_model_type(registry, release)
         status = by_release[release]
-        row = CoverageRow(stack.id, stack.name, workload, len(items), release=release)
+        row = CoverageRow(stack.id, stack.name, workload, len(items), release=release,
+                          probe_applies=registry.probe is not None and probe_applies(stack))
+        static = captured.get(str(workload), set()) if row.probe_applies else set()
         for label, model_type in items:
             found = status.get((model_type, stack.id, workload)) if model_type else None
             if found == "supported":
@@ -106,7 +125,7 @@ def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: s
                 probe_static = bool(model_type) and model_type in static
                 row.missing_static += probe_static
                 row.missing.append({
-                    "static": "static capture" if probe_static else "",
+                    "static": f"{workload} workloads captured on CPU" if probe_static else "",
                     "label": label,
                     "model_type": model_type or "",
                     "url": urls.relative_url(urls.family_url(owner), "coverage/") if owner else "",

@@ -1,0 +1,144 @@
+"""One workload of one model type, start to end: build, inputs, capture. Runs inside the isolated child."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .capture import error_text, training_capture
+from .workloads import LENGTHS, build_model, capture_at_lengths, forward_inputs, multimodal_inputs, shapes
+
+WORKLOAD_NOTES = {
+    "prefill": "context encoding: the prompt through the causal LM with a static KV cache of twice its length",
+    "decode": "token generation: one token at position `length` with a static KV cache of twice that length",
+    "forward": "the task head's forward on the task's inputs",
+    "train": "forward + loss + backward in train mode: dynamo graphs through AOT autograd (forward and backward)",
+}
+
+
+def static_cache_module(model: Any, max_cache_len: int) -> Any:
+    """transformers' export wrapper (static KV cache in buffers, cache_position as input)."""
+    from transformers.integrations.executorch import TorchExportableModuleForDecoderOnlyLM
+
+    model.generation_config.use_cache = True
+    model.generation_config.cache_implementation = "static"
+    return TorchExportableModuleForDecoderOnlyLM(model, batch_size=1, max_cache_len=max_cache_len).model
+
+
+def decoder_inputs(model: Any, length: int, decode: bool) -> dict[str, Any]:
+    import torch
+
+    from .workloads import text_ids
+
+    if decode:
+        return {"input_ids": text_ids(model.config, 1), "cache_position": torch.tensor([length])}
+    return {"input_ids": text_ids(model.config, length), "cache_position": torch.arange(length)}
+
+
+def run_workload(model_type: str, kind: str, auto_class: str, workload: str) -> dict[str, Any]:
+    """The raw result of one workload (never raises for the model's own failures)."""
+    import torch
+
+    torch.set_num_threads(1)
+    base = workload.removesuffix("_eager_experts")
+    eager = workload.endswith("_eager_experts")
+    cached = base in ("prefill", "decode")
+    try:
+        model, changed = build_model(model_type, auto_class, use_cache=cached, eager_experts=eager)
+    except Exception as exc:  # noqa: BLE001 - recorded as evidence
+        return {"workload": workload, "outcome": "not_built", "error": error_text(exc)}
+    head: dict[str, Any] = {"workload": workload, "model_class": type(model).__name__, "config": changed,
+                            "parameters": sum(p.numel() for p in model.parameters())}
+    if eager:
+        head["experts_implementation"] = "eager"
+    try:
+        if base == "train":
+            return {**head, **train(model, kind)}
+        if cached and kind in ("decoder", "multimodal"):
+            return {**head, **cached_capture(model, kind, base)}
+        return {**head, **capture_at_lengths(lambda n: (model, task_inputs(model, kind, n)), LENGTHS)}
+    except Exception as exc:  # noqa: BLE001 - the probe's inputs do not fit the model
+        return {**head, "outcome": "not_run", "error": clean_setup(exc)}
+
+
+def clean_setup(exc: BaseException) -> str:
+    return "the probe could not run the model on its inputs: " + error_text(exc)
+
+
+def task_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
+    if kind == "multimodal":
+        return multimodal_inputs(model, length)
+    return forward_inputs(model, kind, length)
+
+
+def cached_capture(model: Any, kind: str, base: str) -> dict[str, Any]:
+    """Prefill or decode through the static-cache wrapper; a model the wrapper cannot hold (no KV cache:
+    Mamba, RWKV) is captured without a cache for prefill and recorded as not run for decode."""
+    import torch
+
+    decode = base == "decode"
+    try:
+        wrapper = static_cache_module(model, 2 * LENGTHS[0])
+        with torch.no_grad():
+            wrapper(**decoder_inputs(model, LENGTHS[0], decode))
+    except Exception as exc:  # noqa: BLE001
+        reason = "no static KV cache: transformers' static-cache export wrapper cannot run the model: " \
+            + error_text(exc)
+        if decode:
+            return {"outcome": "not_run", "error": reason}
+        without_cache(model)
+        captured = capture_at_lengths(lambda n: (model, task_inputs(model, kind, n)), LENGTHS)
+        return {**captured, "cache": "none", "cache_note": reason}
+    if kind == "multimodal" and not decode:  # the image goes in with the prompt: no wrapper for that
+        without_cache(model)
+        captured = capture_at_lengths(lambda n: (model, multimodal_inputs(model, n)), LENGTHS)
+        return {**captured, "cache": "none"}
+    captured = capture_at_lengths(lambda n: (static_cache_module(model, 2 * n), decoder_inputs(model, n, decode)),
+                                  LENGTHS)
+    return {**captured, "cache": "static"}
+
+
+def without_cache(model: Any) -> None:
+    """A model built for a KV cache, set to run without one (its prefill captured as a plain forward)."""
+    for config in {id(c): c for c in (model.config, model.config.get_text_config())}.values():
+        config.use_cache = False
+    model.generation_config.use_cache = False
+
+
+def train(model: Any, kind: str) -> dict[str, Any]:
+    """forward + loss + backward at the first length, in train mode."""
+    import torch
+
+    model.train()
+    inputs = task_inputs(model, kind, LENGTHS[0])
+    inputs.update(labels_for(model, kind, inputs))
+    loss_from = "the task head's loss" if "labels" in inputs else "mean of the model's first output (no task loss)"
+
+    def loss_fn(**kwargs: Any) -> Any:
+        out = model(**kwargs)
+        loss = getattr(out, "loss", None)
+        if loss is None:
+            first = out[0] if isinstance(out, (tuple, list)) else next(v for v in out.values() if torch.is_tensor(v))
+            loss = first.float().mean()
+        return loss
+
+    loss_fn(**inputs).backward()  # eager first: inputs that do not fit are the probe's problem
+    model.zero_grad(set_to_none=True)
+    result = training_capture(loss_fn, inputs)
+    return {"lengths": [LENGTHS[0]], "inputs": shapes(inputs), "loss": loss_from,
+            "nodes": {str(LENGTHS[0]): result.pop("nodes")}, "nodes_from": "AOT autograd", **result,
+            "operators": sorted(set(result["forward_operators"]) | set(result["backward_operators"])),
+            "operators_from": "AOT autograd"}
+
+
+def labels_for(model: Any, kind: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    import torch
+
+    if kind in ("decoder", "multimodal", "encoder") and "input_ids" in inputs:
+        return {"labels": inputs["input_ids"].clone()}
+    if kind in ("seq2seq", "speech_seq2seq") and "decoder_input_ids" in inputs:
+        return {"labels": inputs["decoder_input_ids"].clone()}
+    if kind == "vision":
+        return {"labels": torch.tensor([0])}
+    if kind == "audio":
+        return {"labels": torch.tensor([[5, 6, 7, 8]])}
+    return {}

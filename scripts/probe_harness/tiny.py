@@ -1,0 +1,156 @@
+"""Tiny configurations: the architecture's real config class with a few layers and a small hidden size."""
+
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
+# Size fields shrunk to these values when the default configuration is larger.
+TINY: dict[str, int] = {
+    "num_hidden_layers": 2, "num_layers": 2, "n_layer": 2, "n_layers": 2, "num_decoder_layers": 2,
+    "encoder_layers": 2, "decoder_layers": 2, "num_encoder_layers": 2,
+    "hidden_size": 64, "d_model": 64, "n_embd": 64, "dim": 64, "embed_dim": 64, "word_embed_proj_dim": 64,
+    "intermediate_size": 128, "ffn_dim": 128, "encoder_ffn_dim": 128, "decoder_ffn_dim": 128, "d_ff": 128,
+    "n_inner": 128, "hidden_dim": 128, "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32,
+    "num_attention_heads": 4, "n_head": 4, "n_heads": 4, "encoder_attention_heads": 4,
+    "decoder_attention_heads": 4, "num_heads": 4, "num_key_value_heads": 2, "num_kv_heads": 2,
+    "head_dim": 16, "d_kv": 16, "kv_channels": 16,
+    "vocab_size": 512, "max_position_embeddings": 512, "n_positions": 512,
+    "num_local_experts": 4, "num_experts": 4, "n_routed_experts": 4, "num_experts_per_tok": 2,
+    "q_lora_rank": 32, "kv_lora_rank": 16, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16,
+    "image_size": 64, "num_mel_bins": 16, "max_source_positions": 64, "max_target_positions": 64,
+    "first_k_dense_replace": 1, "rotary_dim": 8,
+}
+SUB_CONFIGS = ("text_config", "vision_config", "audio_config", "encoder", "decoder", "speech_config",
+               "backbone_config", "vq_config")  # fmt: skip
+SPECIAL_IDS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_token_id", "sep_token_id")
+EXPERT_COUNTS = ("n_routed_experts", "num_local_experts", "num_experts")
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shrink(values: dict[str, Any]) -> dict[str, Any]:
+    """The overrides that make a configuration tiny: size fields above their tiny value, nested configs."""
+    out: dict[str, Any] = {}
+    for key, tiny in TINY.items():
+        value = values.get(key)
+        if _is_int(value) and value > tiny:
+            out[key] = tiny
+    _fit_architecture_quirks(values, out)
+    if isinstance(values.get("num_heads"), list):
+        out.pop("embed_dim", None)  # Swin-like stages: heads per stage must divide the stage widths
+        out.pop("hidden_size", None)  # and the last stage's width is derived from embed_dim
+    if "qk_rope_head_dim" in values and "head_dim" in values:
+        out["head_dim"] = out.get("qk_rope_head_dim", values["qk_rope_head_dim"])  # MLA: rotary part only
+    _shrink_expert_groups(values, out)
+    if _is_int(values.get("kv_lora_rank")) and _is_int(out.get("num_attention_heads")):
+        out["num_key_value_heads"] = out["num_attention_heads"]  # MLA: one latent per attention head
+    _fit_layer_lists(values, out)
+    for key in SUB_CONFIGS:
+        if isinstance(values.get(key), dict):
+            nested = shrink(values[key])
+            if nested:
+                out[key] = {**values[key], **nested}
+    _shrink_token_ids(values, out)
+    return out
+
+
+def _shrink_token_ids(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Token ids must stay inside the tiny vocabulary (the model's own, or its text config's for the image /
+    audio placeholder tokens of multimodal models): pad/bos/eos... become 0, 1, 2..., the others the top ids."""
+    vocab = out.get("vocab_size")
+    text = out.get("text_config")
+    if vocab is None and isinstance(text, dict) and _is_int(text.get("vocab_size")):
+        vocab = text["vocab_size"]
+    if not _is_int(vocab):
+        return
+    others = sorted(k for k in values if k.endswith(("_token_id", "_token_index")) and k not in SPECIAL_IDS)
+    for key in SPECIAL_IDS:
+        value = values.get(key)
+        if _is_int(value) and value >= vocab:
+            out[key] = min(SPECIAL_IDS.index(key), vocab - 1)
+    for index, key in enumerate(others):
+        value = values.get(key)
+        if _is_int(value) and value >= vocab:
+            out[key] = vocab - 1 - index
+
+
+def _fit_layer_lists(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Lists with one entry per layer or stage follow the tiny layer count."""
+    layers = out.get("num_hidden_layers", values.get("num_hidden_layers"))
+    for key in ("depths", "encoder_depths", "num_layers_per_block"):
+        value = values.get(key)
+        if isinstance(value, list) and value and all(_is_int(v) for v in value):
+            out[key] = [1 for _ in value]
+    for key, tiny in TINY.items():  # per-layer lists (Gemma 3n's intermediate_size): one tiny value per layer
+        value = values.get(key)
+        if _is_int(layers) and isinstance(value, list) and value and all(_is_int(v) for v in value):
+            out[key] = [min(v, tiny) for v in value[:layers]]
+    original = values.get("num_hidden_layers")
+    if _is_int(layers) and _is_int(original) and original > layers:
+        for key, value in values.items():  # any other per-layer list follows the layer count
+            if key not in out and isinstance(value, list) and len(value) == original:
+                out[key] = value[:layers]
+    if "attention_types" in values and "num_layers" in out:  # GPT-Neo: [[pattern, repeats]] must sum to the layers
+        out["attention_types"] = [[["global", "local"], out["num_layers"] // 2]]
+    if isinstance(values.get("layer_types"), list) and _is_int(layers):
+        out["layer_types"] = values["layer_types"][:layers]
+
+
+def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Fields whose tiny value must follow another one, or that would need what the probe does not install."""
+    if "width_coefficient" in values:
+        out.pop("hidden_dim", None)  # EfficientNet: the head width is derived from the scaled stages
+    if values.get("use_timm_backbone") is True:  # DETR-like: transformers' own ResNet backbone, not timm
+        out["use_timm_backbone"] = False
+        out["use_pretrained_backbone"] = False
+    backbone = values.get("backbone_config")
+    if isinstance(backbone, dict) and backbone.get("model_type") == "timm_backbone":
+        out["backbone_config"] = {"model_type": "resnet", "depths": [1, 1, 1, 1], "embedding_size": 16,
+                                  "hidden_sizes": [16, 32, 64, 128],
+                                  "out_features": ["stage1", "stage2", "stage3", "stage4"]}
+    window = values.get("window_size")
+    if "image_size" in out and _is_int(window) and window > 2:
+        out["window_size"] = 2  # Swin-like: windows that tile every stage of a 64-pixel image (16, 8, 4, 2 patches)
+    if "vocab_size" in values and values["vocab_size"] is None:
+        out["vocab_size"] = TINY["vocab_size"]  # ESM leaves it unset (its tokenizer sets it): no embedding without
+    experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
+    if experts is not None and values.get("num_experts_per_tok", 0) is None:
+        out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run
+
+
+def _shrink_expert_groups(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Group-limited routing (DeepSeek V3: n_group, topk_group) must fit the shrunk expert count."""
+    experts = next((out.get(k, values.get(k)) for k in EXPERT_COUNTS if _is_int(out.get(k, values.get(k)))), None)
+    groups = values.get("n_group")
+    if not (_is_int(experts) and _is_int(groups)) or (experts % groups == 0 and experts // groups >= 2):
+        return
+    out["n_group"] = 2 if experts % 2 == 0 and experts >= 4 else 1
+    if _is_int(values.get("topk_group")) and values["topk_group"] > 1:
+        out["topk_group"] = 1
+    per_token = out.get("num_experts_per_tok", values.get("num_experts_per_tok"))
+    if _is_int(per_token):  # the experts routed to must fit in the groups kept
+        out["num_experts_per_tok"] = min(per_token, out.get("topk_group", values.get("topk_group", 1))
+                                         * (experts // out["n_group"]))
+
+
+def tiny_overrides(model_type: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(overrides passed to the config class, the changed fields to show) for a model type."""
+    from transformers import AutoConfig
+
+    default = AutoConfig.for_model(model_type)
+    values = default.to_dict()
+    overrides = shrink(values)
+    return overrides, changed_fields(values, overrides)
+
+
+def changed_fields(values: dict[str, Any], overrides: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Dotted keys of the overrides that differ from the default values, sorted."""
+    changed: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(values.get(key), dict):
+            changed.update(changed_fields(values[key], value, f"{prefix}{key}."))
+        elif values.get(key) != value:
+            changed[f"{prefix}{key}"] = value
+    return dict(sorted(changed.items()))

@@ -1,0 +1,223 @@
+"""Which workloads a model type gets, and how each one is built and captured.
+
+A workload is what a Neuron stack compiles for the model: a decoder's prefill (context encoding) and decode
+(token generation) graphs with a static KV cache, an encoder / encoder-decoder / vision / audio model's task
+forward with the inputs its task takes, and training (forward + loss + backward). Each workload runs at two
+sequence lengths where the model has one, so a graph that grows with the length shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .capture import aot_operators, dynamo_capture, export_capture
+from .tiny import SUB_CONFIGS, tiny_overrides
+
+LENGTHS = (16, 64)
+"""Prompt lengths (tokens); a decoder's static cache holds twice the prompt, decode runs at position `length`."""
+
+KINDS: tuple[tuple[str, str, str], ...] = (
+    # (kind, auto mapping of the task head, auto class)
+    ("multimodal", "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
+    ("speech_seq2seq", "MODEL_FOR_SPEECH_SEQ_2_SEQ_MAPPING_NAMES", "AutoModelForSpeechSeq2Seq"),
+    ("seq2seq", "MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES", "AutoModelForSeq2SeqLM"),
+    ("encoder", "MODEL_FOR_MASKED_LM_MAPPING_NAMES", "AutoModelForMaskedLM"),  # BERT also has a causal LM head
+    ("decoder", "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
+    ("vision", "MODEL_FOR_IMAGE_CLASSIFICATION_MAPPING_NAMES", "AutoModelForImageClassification"),
+    ("audio", "MODEL_FOR_CTC_MAPPING_NAMES", "AutoModelForCTC"),
+)
+BASE = ("base", "MODEL_MAPPING_NAMES", "AutoModel")
+EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts")
+
+
+def kind_of(model_type: str) -> tuple[str, str]:
+    """(kind, auto class) of a model type's task head: the first mapping that names it."""
+    from transformers.models.auto import modeling_auto
+
+    for kind, mapping, auto_class in KINDS:
+        if model_type in getattr(modeling_auto, mapping, {}):
+            return kind, auto_class
+    return BASE[0], BASE[2]
+
+
+def is_moe(config: Any) -> bool:
+    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    return any(isinstance(getattr(text, f, None), int) and getattr(text, f) > 1 for f in EXPERT_FIELDS)
+
+
+def workloads_of(kind: str, moe: bool) -> list[str]:
+    if kind in ("decoder", "multimodal"):
+        names = ["prefill", "decode", "train"]
+        return names + (["prefill_eager_experts", "train_eager_experts"] if moe else [])
+    return ["forward", "train"] + (["forward_eager_experts"] if moe else [])
+
+
+def tiny_config(model_type: str, use_cache: bool) -> tuple[Any, dict[str, Any]]:
+    """The real config class made tiny, and the fields changed (dotted keys, nested configs included)."""
+    from transformers import AutoConfig
+
+    overrides, changed = tiny_overrides(model_type)
+    config = AutoConfig.for_model(model_type, **overrides)
+    if getattr(config, "architectures", None) is None:
+        config.architectures = []  # auto classes with several heads (DeiT) iterate it; a fresh config has None
+    for sub in [config, *(getattr(config, key, None) for key in SUB_CONFIGS)]:
+        if sub is not None and hasattr(sub, "use_cache"):
+            sub.use_cache = use_cache  # nested text configs of multimodal models keep their own flag
+    return config, changed
+
+
+def build_model(model_type: str, auto_class: str, use_cache: bool, eager_experts: bool) -> tuple[Any, dict[str, Any]]:
+    import torch
+    import transformers
+
+    config, changed = tiny_config(model_type, use_cache)
+    torch.manual_seed(0)
+    kwargs = {"experts_implementation": "eager"} if eager_experts else {}
+    try:
+        model = getattr(transformers, auto_class).from_config(config, **kwargs)
+    except ValueError as exc:
+        if auto_class == BASE[2] or "Unrecognized configuration class" not in str(exc):
+            raise
+        model = transformers.AutoModel.from_config(config, **kwargs)  # no task head for this config class
+    return model.eval(), changed
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def _generator() -> Any:
+    import torch
+
+    return torch.Generator().manual_seed(0)
+
+
+def text_ids(config: Any, length: int) -> Any:
+    import torch
+
+    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    vocab = getattr(text, "vocab_size", None) or 100
+    return torch.randint(4, max(5, min(vocab, 100)), (1, length), generator=_generator())
+
+
+def image_size(vision: Any) -> int:
+    size = getattr(vision, "image_size", 64)
+    size = size[0] if isinstance(size, (list, tuple)) else size
+    if isinstance(size, dict):
+        size = size.get("height", 64)
+    return int(size)
+
+
+def pixel_values(config: Any) -> Any:
+    import torch
+
+    vision = getattr(config, "vision_config", None) or config
+    size = image_size(vision)
+    return torch.rand(1, getattr(vision, "num_channels", 3), size, size, generator=_generator())
+
+
+def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
+    """The inputs of a task forward at `length` tokens (text), or the model's fixed-size image / audio inputs."""
+    import torch
+
+    config = model.config
+    name = getattr(model, "main_input_name", "input_ids")
+    if kind == "speech_seq2seq" or name == "input_features":
+        bins = getattr(config, "num_mel_bins", None) or getattr(config, "feature_size", 80)
+        frames = 2 * config.max_source_positions if hasattr(config, "max_source_positions") else 128
+        inputs = {"input_features": torch.rand(1, bins, frames, generator=_generator())}
+        if getattr(config, "is_encoder_decoder", False):
+            inputs["decoder_input_ids"] = text_ids(config, length)
+        return inputs
+    if name == "pixel_values":
+        return {"pixel_values": pixel_values(config)}
+    if name == "input_values":
+        if hasattr(config, "num_mel_bins") and hasattr(config, "max_length"):
+            return {"input_values": torch.rand(1, config.max_length, config.num_mel_bins, generator=_generator())}
+        return {"input_values": torch.rand(1, 250 * length, generator=_generator())}  # 16 kHz audio
+    ids = text_ids(config, length)
+    inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
+    if getattr(config, "is_encoder_decoder", False):
+        inputs["decoder_input_ids"] = ids.clone()
+    if getattr(config, "vision_config", None) is not None and kind != "multimodal":
+        inputs["pixel_values"] = pixel_values(config)  # dual encoders (CLIP, SigLIP) take both
+    return inputs
+
+
+_FEATURES = re.compile(r"features:? (\d+)")
+
+
+def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
+    """An image plus `length` text tokens, with as many image tokens as the vision tower makes features."""
+    import torch
+
+    config = model.config
+    token = next((getattr(config, k) for k in ("image_token_id", "image_token_index") if
+                  isinstance(getattr(config, k, None), int)), None)
+    if token is None:
+        raise ValueError("the config names no image token")
+    pixels = pixel_values(config)
+    count = image_feature_count(model, pixels)
+    ids = torch.cat([torch.full((1, count), token), text_ids(config, length)], dim=1)
+    return {"input_ids": ids, "attention_mask": torch.ones_like(ids), "pixel_values": pixels}
+
+
+def image_feature_count(model: Any, pixels: Any) -> int:
+    import torch
+
+    with torch.no_grad():
+        features = model.get_image_features(pixel_values=pixels)
+    if hasattr(features, "pooler_output") and features.pooler_output is not None:
+        features = features.pooler_output
+    if isinstance(features, (list, tuple)):
+        return sum(int(f.reshape(-1, f.shape[-1]).shape[0]) for f in features)
+    return int(features.reshape(-1, features.shape[-1]).shape[0])
+
+
+# ---------------------------------------------------------------- captures
+
+
+def shapes(inputs: dict[str, Any]) -> dict[str, list[int]]:
+    return {k: list(v.shape) for k, v in inputs.items() if hasattr(v, "shape")}
+
+
+def capture_at_lengths(make: Callable[[int], tuple[Any, dict[str, Any]]], lengths: tuple[int, ...]) -> dict[str, Any]:
+    """Export and dynamo at the first length (operators, graphs, breaks); node counts at every length.
+
+    Nodes come from torch.export when it captured the first length, from dynamo's graphs otherwise, the same
+    source at every length so the counts compare.
+    """
+    import torch
+
+    result: dict[str, Any] = {"lengths": list(lengths), "nodes": {}}
+    for index, length in enumerate(lengths):
+        module, kwargs = make(length)
+        with torch.no_grad():
+            if index == 0:
+                result["inputs"] = shapes(kwargs)
+                module(**kwargs)  # an eager run first: inputs that do not fit are the probe's problem, not a capture's
+                exported = export_capture(module, kwargs, decompose=True)
+                dynamo = dynamo_capture(module, kwargs)
+                result["outcome"] = exported["outcome"]
+                if "error" in exported:
+                    result["error"] = exported["error"]
+                result.update({k: dynamo[k] for k in ("graphs", "graph_breaks", "breaks") if k in dynamo})
+                if "error" in dynamo:
+                    result["dynamo_error"] = dynamo["error"]
+                if "decompose_error" in exported:
+                    result["decompose_error"] = exported["decompose_error"]
+                if "operators" in exported:
+                    result["operators"], result["operators_from"] = exported["operators"], "export"
+                else:
+                    result["operators"] = sorted(aot_operators(module, kwargs))
+                    result["operators_from"] = "dynamo + AOT autograd" if result["operators"] else "none"
+                result["nodes_from"] = "export" if exported["outcome"] == "ok" else "dynamo"
+                counted = exported if result["nodes_from"] == "export" else dynamo
+            elif result["nodes_from"] == "export":
+                counted = export_capture(module, kwargs, decompose=False)
+            else:
+                counted = dynamo_capture(module, kwargs)
+            if counted.get("nodes") is not None:
+                result["nodes"][str(length)] = counted["nodes"]
+    return result
