@@ -72,8 +72,10 @@ def _neuron_compat_invocations() -> list[list[str]]:
             for step in job.get("steps", []):
                 for line in step.get("run", "").splitlines():
                     line = line.strip()
-                    if line.startswith("neuron-compat "):
-                        found.append(shlex.split(line.split(">")[0]))
+                    for command in line.split("&&"):  # a chained line holds other tools' commands too
+                        command = command.strip()
+                        if command.startswith("neuron-compat "):
+                            found.append(shlex.split(command.split(">")[0]))
     for name in (".pre-commit-hooks.yaml", ".pre-commit-config.yaml"):
         data = yaml.safe_load((REPO / name).read_text())
         hooks = data if isinstance(data, list) else [h for repo in data["repos"] for h in repo["hooks"]]

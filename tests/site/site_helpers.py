@@ -46,7 +46,7 @@ def make_stale_registry(target: Path) -> Path:
     make_registry(target)
     family = target / "families" / "qwen3.yaml"
     text = family.read_text(encoding="utf-8")
-    assert text.count("verified: 2026-12-02") == 3, "tests/site/fixtures/families/qwen3.yaml changed shape"
+    assert text.count("verified: 2026-12-02") == 4, "tests/site/fixtures/families/qwen3.yaml changed shape"
     family.write_text(text.replace("verified: 2026-12-02", f"verified: {OLD_VERIFIED}", 1), encoding="utf-8")
     return target
 

@@ -115,7 +115,7 @@ def test_the_check_verdict_table_has_status_badges_and_errors_are_readable(site_
     page.wait_for_selector("#nc-check-result tr[data-stack]")
     badges = page.locator("#nc-check-result td.nc-verdict .nc-status")
     assert badges.count() == page.locator("#nc-check-result tr[data-stack]").count() > 0
-    assert re.search(r"nc-status--(supported|requirements|partial|unsupported|unknown)", badges.first.get_attribute("class"))
+    assert re.search(r"nc-status--(supported|requirements|partial|unsupported|unknown|ended)", badges.first.get_attribute("class"))
     since, until = (page.locator("#nc-check-result tr[data-stack]").first.locator("td").nth(n) for n in (4, 5))
     gap = until.bounding_box()["x"] - (since.bounding_box()["x"] + since.bounding_box()["width"])
     padding = float(since.evaluate("el => parseFloat(getComputedStyle(el).paddingRight)"))
