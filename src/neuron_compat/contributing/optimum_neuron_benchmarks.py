@@ -187,8 +187,11 @@ def results_entries(directory: str, env_text: str, results_path: str, results_te
                             "reason": f"the rows name '{run.model_key}', not the MODEL_ID '{model_id}' of "
                                       "the .env beside them, so their checkpoint is not known"})
             continue
-        entry: dict[str, Any] = {"id": f"optimum-neuron-{_slug(directory)}-{_slug(results_path.rsplit('/', 1)[-1][:-4])}"
-                                       f"-{_slug(run.run_id)}",
+        suffix = results_path.rsplit("/", 1)[-1].removeprefix("vllm-results").removesuffix(".csv")
+        stamp = re.sub(r"[^0-9]", "", run.run_id)
+        stamp = f"{stamp[:8]}t{stamp[8:]}" if len(stamp) > 8 else stamp
+        entry: dict[str, Any] = {"id": "-".join(part for part in ("optimum-neuron", _slug(directory), _slug(suffix),
+                                                                  stamp) if part),
                                  "family": family, "checkpoint": model_id, "hub_id": model_id, "stack": STACK,
                                  "release": None, "instance": instance}
         parallelism = {key: value for key, value in (("tensor", tensor), ("data", replicas)) if value}
@@ -227,7 +230,7 @@ def docs_entries(page: str, text: str, commit: str) -> tuple[list[dict[str, Any]
         if len(cells) != 3 or not cells[1].isdigit() or not cells[2].isdigit():
             continue
         entries.append({
-            "id": f"optimum-neuron-docs-{_slug(page[:-4])}-{_slug(cells[0])}", "family": family,
+            "id": f"optimum-neuron-docs-{_slug(cells[0])}", "family": family,
             "checkpoint": title.group(1), "stack": STACK, "release": None, "instance": cores.group(3),
             "parallelism": {"tensor": int(cores.group(2))}, "batch_size": int(cells[1]),
             "sequence_length": int(cells[2]), "outcome": "compiled-and-ran", "validated": None,
