@@ -49,7 +49,9 @@ class HarvestError(Exception):
 def _git(mirror: Path, *args: str) -> str:
     done = subprocess.run(["git", f"--git-dir={mirror}", *args], capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise HarvestError(f"git {' '.join(args[:2])}: {done.stderr.strip().splitlines()[-1:] or ['failed']}")
+        said = done.stderr.strip().splitlines()
+        raise HarvestError(f"git {' '.join(args[:2])}: {said[-1] if said else 'failed'} (hint: is --mirror a git "
+                           "directory of aws-neuron-sdk, and --revision one of its tags?)")
     return done.stdout
 
 
