@@ -43,6 +43,7 @@ def test_json_names_the_family_configurations_on_the_instance_hardware(
     assert [c["id"] for c in tested["configurations"]] == ["llama-8b-trn1"]  # same hardware, not inf2
     assert tested["configurations"][0]["measurements"][0] == {
         "metric": "throughput", "name": None, "value": 41.5, "unit": "tokens/s", "phase": "token-generation",
+        "percentile": None,
         "approximate": False}
     _, out = _check(capsys, registry, tmp_path, "--json")
     assert json.loads(out)["tested_configurations"]["total"] == 2

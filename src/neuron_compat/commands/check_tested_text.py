@@ -10,7 +10,8 @@ _SHOWN_IN_TEXT = 8
 def _measured(configuration: dict[str, Any]) -> str:
     parts = []
     for m in configuration.get("measurements") or []:
-        text = f"{m.get('metric')} {'~' if m.get('approximate') else ''}{m.get('value'):g} {m.get('unit')}"
+        percentile = f" P{m['percentile']:g}" if m.get("percentile") is not None else ""
+        text = f"{m.get('metric')}{percentile} {'~' if m.get('approximate') else ''}{m.get('value'):g} {m.get('unit')}"
         if m.get("phase"):
             text += f" ({m['phase']})"
         parts.append(text)

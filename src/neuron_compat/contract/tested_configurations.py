@@ -53,6 +53,7 @@ class Metric(StrEnum):
     THROUGHPUT = "throughput"
     TTFT = "ttft"
     TPOT = "tpot"
+    LATENCY = "latency"
     COMPILE_TIME = "compile-time"
     PEAK_DEVICE_MEMORY = "peak-device-memory"
     MFU = "mfu"
@@ -98,6 +99,7 @@ METRIC_UNITS: dict[str, tuple[str, ...]] = {
     "throughput": ("tokens/s", "requests/s", "samples/s"),
     "ttft": ("ms", "s"),
     "tpot": ("ms", "s"),
+    "latency": ("ms", "s"),
     "compile-time": ("s", "min"),
     "peak-device-memory": ("GiB", "GB", "MiB"),
     "mfu": ("percent",),
@@ -106,9 +108,11 @@ METRIC_UNITS: dict[str, tuple[str, ...]] = {
 """Each metric and the units it may be given in (the first is the one pages show by default)."""
 METRIC_LABELS: dict[str, str] = {
     "token-matching": "Token matching", "accuracy": "Accuracy", "throughput": "Throughput", "ttft": "TTFT",
-    "tpot": "TPOT", "compile-time": "Compile time", "peak-device-memory": "Peak device memory",
+    "tpot": "TPOT", "latency": "Latency", "compile-time": "Compile time", "peak-device-memory": "Peak device memory",
     "mfu": "MFU", "mbu": "MBU",
 }
+TIME_METRICS = frozenset({"ttft", "tpot", "latency"})
+"""The metrics that are a time per request or token, which a percentile may qualify."""
 PERCENT_METRICS = frozenset(metric for metric, units in METRIC_UNITS.items() if units == ("percent",))
 
 _INSTANCE = r"^[a-z][a-z0-9]*\.[a-z0-9]+$"
@@ -136,6 +140,9 @@ class Measurement(Model):
     unit: Unit = Field(description="Its unit; each metric allows only some units (METRIC_UNITS).")
     phase: Phase | None = Field(default=None, description="Context encoding, token generation or end to end, "
                                 "where the source says which.")
+    percentile: float | None = Field(
+        default=None, gt=0, le=100, description="For a time (`ttft`, `tpot`, `latency`): the percentile the source "
+        "gives (50 for P50, 99 for P99); null for a mean or when the source does not say.")
     approximate: bool = Field(default=False, description="The source writes the value as approximate (~).")
 
     @model_validator(mode="after")
@@ -150,6 +157,8 @@ class Measurement(Model):
             raise ValueError("an accuracy measurement needs the name of its benchmark or metric (name: ...)")
         if str(self.metric) in PERCENT_METRICS and not 0 <= self.value <= 100:
             raise ValueError(f"a percentage must lie between 0 and 100, got {self.value}")
+        if self.percentile is not None and str(self.metric) not in TIME_METRICS:
+            raise ValueError(f"a percentile qualifies only a time (ttft, tpot, latency), not '{self.metric}'")
         if self.value < 0:
             raise ValueError(f"a measured {self.metric} cannot be negative, got {self.value}")
         return self

@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from neuron_compat.contract.known_issues import KnownIssue
-from neuron_compat.contract.tested_configurations import METRIC_LABELS, METRIC_UNITS, TestedConfiguration
+from neuron_compat.contract.tested_configurations import (
+    METRIC_LABELS,
+    METRIC_UNITS,
+    TIME_METRICS,
+    TestedConfiguration,
+)
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 
@@ -18,7 +23,7 @@ METRIC_COLUMNS = tuple(METRIC_UNITS)
 
 def sort_value(metric: str, value: float, unit: str) -> float:
     """The value in the metric's first unit (METRIC_UNITS), so rows sort across units."""
-    if metric in ("ttft", "tpot"):
+    if metric in TIME_METRICS:
         return value * _TIME_IN_MS.get(unit, 1.0)
     if metric == "throughput":
         return value
@@ -29,12 +34,14 @@ def _measured(configuration: TestedConfiguration) -> dict[str, list[dict[str, An
     cells: dict[str, list[dict[str, Any]]] = {}
     for m in configuration.measurements:
         shown = f"{'~' if m.approximate else ''}{m.value:g} {m.unit}"
+        if m.percentile is not None:
+            shown = f"P{m.percentile:g} {shown}"
         if m.phase:
             shown += f" ({m.phase})"
         if m.name:
             shown = f"{m.name}: {shown}"
         cells.setdefault(str(m.metric), []).append(
-            {"value": m.value, "unit": str(m.unit), "phase": m.phase, "name": m.name, "text": shown,
+            {"value": m.value, "unit": str(m.unit), "phase": m.phase, "percentile": m.percentile, "name": m.name, "text": shown,
              "sort": sort_value(str(m.metric), m.value, str(m.unit))})
     return cells
 
