@@ -10,7 +10,7 @@ from neuron_compat.safeio.atomic_write import write_atomically
 
 def without_taken(text: str) -> str:
     """The snapshot without its `taken:` date line, so a re-run on another day compares equal."""
-    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("taken:"))
+    return "".join(line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("taken:"))
 
 
 def write_or_check(output: Path, text: str, script: str, check: bool) -> int:
