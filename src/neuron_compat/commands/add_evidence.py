@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import difflib
-import os
 import sys
-from collections import Counter
 from pathlib import Path
 
 from neuron_compat.commands.common import (
@@ -18,8 +16,8 @@ from neuron_compat.commands.common import (
     write_or_report,
 )
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
+from neuron_compat.contributing.file_snapshot import ChangedWhileRunning, read_snapshot, unchanged_text
 from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
-from neuron_compat.loading.problems import Problem
 
 
 class _UsageError(ValueError):
@@ -40,45 +38,6 @@ def _choices(values: list[str] | None, allowed: list[str], option: str) -> tuple
             if item not in result:
                 result.append(item)
     return tuple(result)
-
-
-def _problem_counts(problems: list[Problem], skip_file: str) -> Counter[tuple[str, str, str]]:
-    return Counter((p.file, p.field, p.message) for p in problems if p.file != skip_file)
-
-
-class _ChangedWhileRunning(Exception):
-    """The family file is not what it was when this run read it (an editor saved it, say)."""
-
-
-def _read_family_bytes(path: Path) -> tuple[bytes, tuple[int, int, int]] | None:
-    """The family file's bytes as this run reads them, and its identity (inode, mtime, size) taken before.
-
-    An editor saves by renaming a new file over the old one: a new inode and mtime even when it saves the
-    same bytes twice. None when the file cannot be read (validation says why).
-    """
-    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
-    from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
-
-    try:
-        info = os.stat(path)
-        return read_regular_file(path, MAX_FILE_BYTES), (info.st_ino, info.st_mtime_ns, info.st_size)
-    except (UnreadableFile, OSError):
-        return None
-
-
-def _family_text(raw: bytes) -> tuple[str, str, str]:
-    """The file's text with LF line endings and no BOM, plus the line ending and BOM to write it back with.
-
-    `raw` is the copy read before validation and found unchanged after it, so it is what validation accepted;
-    a file that was not UTF-8 then is refused as changed rather than decoded here.
-    """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _ChangedWhileRunning() from None
-    bom = "\ufeff" if text.startswith("\ufeff") else ""
-    line_ending = "\r\n" if "\r\n" in text else "\n"
-    return text.removeprefix(bom).replace("\r\n", "\n"), line_ending, bom
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,7 +81,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
             hardware: str) -> int:
     from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
     from neuron_compat.contributing.evidence_edit import Evidence, EvidenceError, NothingToDo, record_evidence
-    from neuron_compat.contributing.shadow_registry import validate_with_changes
+    from neuron_compat.contributing.shadow_registry import problems_the_edit_adds, validate_with_changes
     from neuron_compat.loading.loader import FAMILIES_DIR
     from neuron_compat.loading.problems import render_problems
     from neuron_compat.loading.yaml_reader import display_path
@@ -136,7 +95,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
         return EXIT_PROBLEMS
     changed = (f"error: {shown} changed while add-evidence ran (saved by another program?); nothing written: "
                "run it again")
-    snapshot = _read_family_bytes(path)  # the one copy the edit is made from, compared again before the write
+    snapshot = read_snapshot(path)  # the one copy the edit is made from, compared again before the write
     before = validate_registry(root)
     family = before.registry.family_by_id.get(args.family)
     own_problems = [p for p in before.problems if p.file == shown]
@@ -151,11 +110,8 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
         instance=args.instance, dtypes=dtypes, attention=attention, stack_version=args.stack_version,
     )
     try:
-        if snapshot is None or _read_family_bytes(path) != snapshot:  # what validation read is what we edit
-            raise _ChangedWhileRunning()
-        raw = snapshot[0]
-        text, line_ending, bom = _family_text(raw)
-    except _ChangedWhileRunning:
+        raw, text, line_ending, bom = unchanged_text(path, snapshot)  # what validation read is what we edit
+    except ChangedWhileRunning:
         print(changed, file=sys.stderr)
         return EXIT_PROBLEMS
     try:
@@ -169,9 +125,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
 
     written = bom + edit.text.replace("\n", line_ending)  # the file's own line endings and BOM, kept
     after = validate_with_changes(root, {f"{FAMILIES_DIR}/{path.name}": written})
-    new_problems = [p for p in after if p.file == shown]
-    grown = _problem_counts(after, shown) - _problem_counts(before.problems, shown)
-    new_problems += [p for p in after if (p.file, p.field, p.message) in grown]
+    new_problems = problems_the_edit_adds(list(before.problems), after, shown)
     if new_problems:
         print(render_problems(new_problems, "text"), file=sys.stderr)
         print(f"the edit would leave {len(new_problems)} problem(s); {shown} not changed", file=sys.stderr)
