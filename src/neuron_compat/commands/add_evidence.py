@@ -1,4 +1,7 @@
-"""`neuron-compat add-evidence FAMILY ...`: record a verified result without hand-editing YAML."""
+"""`neuron-compat add-evidence FAMILY ...`: record a verified result without hand-editing YAML.
+
+`add-evidence configuration ...` records a tested configuration instead (add_configuration.py).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import argparse
 import datetime as dt
 import difflib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from neuron_compat.commands.common import (
@@ -147,14 +151,59 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
     return EXIT_OK
 
 
+class _RoutingParser(argparse.ArgumentParser):
+    """`add-evidence FAMILY ...` (a statement) or `add-evidence configuration ...` (a tested configuration).
+
+    The word `configuration` in the family's place (the first argument that is not an option or an option's
+    value) hands the rest of the arguments to the configuration parser (add_configuration.py).
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        arguments = list(sys.argv[1:] if args is None else args)
+        position = self._positional_index(arguments)
+        if position is not None and arguments[position] == CONFIGURATION_WORD:
+            from neuron_compat.commands.add_configuration import build_parser
+
+            rest = arguments[:position] + arguments[position + 1:]
+            return build_parser(f"{self.prog} {CONFIGURATION_WORD}").parse_known_args(rest, namespace)
+        return super().parse_known_args(arguments, namespace)
+
+    def _positional_index(self, arguments: list[str]) -> int | None:
+        skip = False
+        for index, argument in enumerate(arguments):
+            if skip:
+                skip = False
+            elif argument == "--":
+                return index + 1 if index + 1 < len(arguments) else None
+            elif argument.startswith("-") and len(argument) > 1:
+                action = self._option_string_actions.get(argument)
+                skip = action is not None and action.nargs != 0 and "=" not in argument
+            else:
+                return index
+        return None
+
+
+CONFIGURATION_WORD = "configuration"
+
+
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "add-evidence", help="record a verified result (stack, Neuron release, instance, log) in a family file",
-        description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "
-        "statement that already covers the release (with any new dtype/attention), or ends an 'unknown' "
-        "statement and starts a supported one, or adds a new supported statement from --release on. Keeps "
-        "comments and key order, and writes nothing that would fail `neuron-compat validate`.",
-    )
+    parser_class = commands._parser_class
+    commands._parser_class = _RoutingParser  # this one subcommand routes `configuration` to its own parser
+    try:
+        parser = commands.add_parser(
+            "add-evidence", help="record a verified result in a family file, or a tested configuration",
+            description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "
+            "statement that already covers the release (with any new dtype/attention), or ends an 'unknown' "
+            "statement and starts a supported one, or adds a new supported statement from --release on. Keeps "
+            "comments and key order, and writes nothing that would fail `neuron-compat validate`.",
+            epilog="To record a tested configuration (a checkpoint run on one instance, its outcome and measured "
+            "values) in registry/configurations/reported.yaml instead: `neuron-compat add-evidence configuration "
+            "--help`.",
+        )
+    finally:
+        commands._parser_class = parser_class
     parser.add_argument("family", help="family id (the file name without .yaml), e.g. llama")
     parser.add_argument("--stack", required=True, help="stack id from stacks.yaml, e.g. optimum-neuron")
     parser.add_argument("--workload", choices=[w.value for w in Workload], default="inference")
