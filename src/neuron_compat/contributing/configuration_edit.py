@@ -41,6 +41,7 @@ REPORTED_DESCRIPTION = ("Runs that people report in public threads (issues, foru
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/configurations.schema.json\n"
 CONFIGURATION_FIELDS = tuple(TestedConfiguration.model_fields)
 _VERSION_FIELDS = {"release", "stack_version"}
+_NULLABLE_REQUIRED = {name for name, info in TestedConfiguration.model_fields.items() if info.is_required()}
 _FLOW_FIELDS = {"parallelism"}  # short mappings on one line: `parallelism: {tensor: 8}`
 _NUMBER = re.compile(r"^(?P<approximate>~)?(?P<value>[0-9]{1,15}(?:\.[0-9]{1,9})?)\s*(?P<unit>.*)$")
 _ID_PIECE = re.compile(r"[^a-z0-9]+")
@@ -130,9 +131,14 @@ def new_id(source: str, checkpoint: str, instance: str | None, taken: set[str]) 
 
 
 def configuration_map(data: dict[str, Any]) -> CommentedMap:
-    """The configuration as round-trip YAML in schema order: versions quoted, short lists and the parallelism on
-    one line, each measurement a one-line mapping; empty and null fields left out."""
-    return roundtrip.mapping({name: _to_yaml(name, data.get(name)) for name in CONFIGURATION_FIELDS})
+    """The configuration as round-trip YAML in schema order: versions quoted, the parallelism on one line, each
+    measurement a one-line mapping; empty optional fields left out, required ones that are null written `null`."""
+    result = CommentedMap()
+    for name in CONFIGURATION_FIELDS:
+        value = _to_yaml(name, data.get(name))
+        if value is not None or name in _NULLABLE_REQUIRED:  # `release: null` says the source does not say
+            result[name] = roundtrip.as_text(value)
+    return result
 
 
 def _measurements(measurements: list[dict[str, Any]]) -> CommentedSeq:
