@@ -5,6 +5,7 @@ and a harvested file are never written."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -229,3 +230,18 @@ def test_a_file_another_program_saves_during_the_run_is_not_replaced(
     assert err.splitlines() == [f"error: {display_path(reported)} changed while add-evidence ran (saved by another program?); "
                                 "nothing written: run it again"]
     assert reported.read_text() == saved
+
+
+def test_the_help_and_contributing_name_the_same_options() -> None:
+    """Every option of CONTRIBUTING.md's table is in `add-evidence configuration --help`, and back; the statement
+    command's help points to it."""
+    contributing = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = contributing.split("## Add a measured configuration", 1)[1].split("\n## ", 1)[0]
+    table = {option for line in section.splitlines() if line.startswith("| `--")
+             for option in re.findall(r"`(--[a-z-]+)`", line.split(" | ")[0])}
+    help_text = run_cli("add-evidence", "configuration", "--help", cwd=REPO)
+    assert help_text.returncode == 0
+    offered = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", help_text.stdout)) - {"--help", "--registry"}
+    assert table == offered
+    statement_help = run_cli("add-evidence", "--help", cwd=REPO).stdout
+    assert "neuron-compat add-evidence configuration --help" in " ".join(statement_help.split())
