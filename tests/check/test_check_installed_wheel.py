@@ -54,3 +54,19 @@ def test_the_wheel_brings_none_of_the_site_tools(installed):
     location, missing = result.stdout.splitlines()
     assert str(installed.parent) in location, "the venv's own copy, not the clone's"
     assert missing == "[]"
+
+
+def test_the_installed_wheel_explains_errors_and_lists_tested_configurations(installed, tmp_path):
+    """explain and check's tested configurations read the bundled snapshot too: no clone, no registry/ folder."""
+    run = lambda *argv: subprocess.run([str(installed / "neuron-compat"), *argv], capture_output=True,  # noqa: E731
+                                       text=True, cwd=tmp_path, env=clean_env(), timeout=60, check=False)
+    matched = run("explain", "nrt_tensor_allocate status=4 message=\"Allocation Failure\"")
+    assert matched.returncode == 0, matched.stderr
+    assert "runtime-device-memory-allocation" in matched.stdout
+    unmatched = run("explain", "zz no Neuron error reads like this zz")
+    assert unmatched.returncode == 4 and "No known issue matched" in unmatched.stdout
+    config = str((CONFIGS / "qwen3-8b.json").resolve())
+    checked = run("check", config, "--json", "--instance", "trn1.32xlarge")
+    tested = json.loads(checked.stdout)["tested_configurations"]
+    assert tested["instance"] == "trn1.32xlarge" and tested["total"] >= 1
+    assert all(entry["family"] == "qwen3" for entry in tested["configurations"])

@@ -9,6 +9,8 @@ from pathlib import Path
 from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
 from neuron_compat.contributing.nxdi_contrib_readme import (
     FAMILY_BY_MODEL_DIR,
+    STACK_BY_MODEL_DIR,
+    WHY_NOT_MAPPED,
     configuration_entries,
     parse_configuration,
     release_for,
@@ -85,3 +87,18 @@ def test_checkpoint_name_without_org_is_kept_as_written() -> None:
     text = README.replace("`example-org/Example-7B`", "`Example-7B`")
     entries, _ = configuration_entries("Example-7B", text, COMMIT, RELEASES)
     assert entries[0]["checkpoint"] == "Example-7B" and "hub_id" not in entries[0]
+
+
+def test_a_readme_left_out_on_purpose_says_why() -> None:
+    entries, why_not = configuration_entries("ZUNA", README, COMMIT, RELEASES)
+    assert entries == [] and why_not == WHY_NOT_MAPPED["ZUNA"] and "torch_neuronx.trace()" in why_not
+    assert not set(WHY_NOT_MAPPED) & set(FAMILY_BY_MODEL_DIR)
+    assert all(len(reason) <= 200 for reason in WHY_NOT_MAPPED.values())  # the contract's limit for a reason
+
+
+def test_a_traced_port_is_recorded_on_its_own_stack() -> None:
+    STACK_BY_MODEL_DIR.setdefault("Traced-Example", "torch-neuronx")
+    FAMILY_BY_MODEL_DIR.setdefault("Traced-Example", "llama")
+    traced, _ = configuration_entries("Traced-Example", README, COMMIT, RELEASES)
+    assert traced and {entry["stack"] for entry in traced} == {"torch-neuronx"}
+    assert {entry["stack"] for entry in _entries()} == {"nxd-inference"}

@@ -244,6 +244,7 @@
     useTables: useTables,
     tables: tables,
     has: has,
+    isObject: isObject,
     codePoints: codePoints,
     normaliseConfig: normaliseConfig,
     parseConfigText: parseConfigText

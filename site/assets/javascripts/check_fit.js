@@ -8,34 +8,24 @@
  */
 (function (root, factory) {
   "use strict";
-  var api = factory();
   if (typeof module === "object" && module.exports) {
-    module.exports = api;
+    module.exports = factory(require("./check_config.js"));
   } else {
-    root.NeuronCompatFit = api;
+    root.NeuronCompatFit = factory(root.NeuronCompatConfig);
   }
-})(typeof self !== "undefined" ? self : this, function () {
+})(typeof self !== "undefined" ? self : this, function (reader) {
   "use strict";
 
-  var T = null;
+  var T = null;  // reader.useTables's tables: the compiled document's check_tables
+  var own = reader.has;
+  var isObject = reader.isObject;
 
   function useTables(registry) {
-    if (!registry || !isObject(registry.check_tables)) {
-      throw new Error("this registry.json has no check_tables section; rebuild it with a newer neuron-compat");
-    }
-    T = registry.check_tables;
+    T = reader.useTables(registry);
     return T;
   }
 
   // --- helpers: Python semantics on JSON values ----------------------------------------------------------------
-
-  function isObject(value) {
-    return value !== null && typeof value === "object" && !Array.isArray(value);
-  }
-
-  function own(object, key) {
-    return Object.prototype.hasOwnProperty.call(object, key);
-  }
 
   function get(config, name) {  // dict.get(name): None when absent
     return own(config, name) && config[name] !== undefined ? config[name] : null;

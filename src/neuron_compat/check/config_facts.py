@@ -20,6 +20,7 @@ from typing import Any, Literal, TypeVar
 
 from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import value_error_reason
+from neuron_compat.sizing.fields import as_int
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 """A config.json is a few kilobytes; anything past this is not one (and must not be parsed blindly)."""
@@ -119,13 +120,9 @@ def _text(value: Any) -> str | None:
 
 
 def _positive_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, int) and 0 < value < 2**53:
-        return value
-    return None
+    """A count above zero (sizing's integer reading), or None."""
+    number = as_int(value)
+    return number if number is not None and number > 0 else None
 
 
 def _number(value: Any) -> float | None:

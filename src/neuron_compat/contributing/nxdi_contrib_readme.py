@@ -38,11 +38,37 @@ FAMILY_BY_MODEL_DIR: dict[str, str] = {
     "hunyuan-7b-instruct": "hunyuan", "lfm2-2.6b": "lfm2", "llava-v1.5-7b": "llava", "opt-1.3b": "opt",
     "phi-1_5": "phi", "pythia-2.8b": "gpt_neox", "recurrentgemma-2b-it": "recurrent_gemma",
     "stablelm-2-1_6b": "stablelm", "starcoder2-3b": "starcoder2", "DeepSeek-V3": "deepseek_v3",
-    "chandra": "qwen3_vl",
+    "chandra": "qwen3_vl", "AFM-4.5B-Base": "arcee", "Apertus-8B-Instruct-2509": "apertus",
+    "GLM-5.2": "glm_moe_dsa", "LaughterSegmentation": "wav2vec2", "MiniMax-M3": "minimax_m3_vl",
+    "Ministral-4b-instruct": "mistral", "Qwen2.5-Omni-7B": "qwen2_5_omni", "Qwen3.5-2B": "qwen3_5",
+    "Qwen3.5-35B-A3B": "qwen3_5", "Trinity": "afmoe", "biogpt": "biogpt", "helium-1-2b": "helium",
+    "idefics-9b-instruct": "idefics", "internlm3-8b-instruct": "internlm3", "openai-gpt": "openai-gpt",
+    "persimmon-8b-base": "persimmon", "vaultgemma-1b": "vaultgemma", "xglm-564M": "xglm",
+    "ltx2-video-audio": "ltx2",
 }
-"""contrib model directory -> registry family, written by hand from each README's model id and architecture.
-A directory not listed here is read but not recorded (its family is not in the registry, or its model type
-is not certain from the README)."""
+"""contrib model directory -> registry family, written by hand from each README's model id and architecture
+(and, where the README is vague, the Hugging Face class its code loads as reference: Ministral-4b-instruct loads
+`MistralForCausalLM`). A directory not listed here is read but not recorded (its family is not in the registry,
+or its model type is not certain from the sources)."""
+
+STACK_BY_MODEL_DIR: dict[str, str] = {"LaughterSegmentation": "torch-neuronx"}
+"""contrib models whose README says they run through `torch_neuronx.trace()`, not NxD Inference (default: STACK)."""
+
+WHY_NOT_MAPPED: dict[str, str] = {
+    "Janus-1.3B": ("model type not certain: the README names no Hub org and the port reads DeepSeek's remote-code "
+                   "`language_config` layout, not transformers' `janus` config"),
+    "MiniCPM4-8B": ("remote-code checkpoint: transformers 5.25.0 has no MiniCPM4 model type and the port's "
+                    "sources do not state the one its config.json carries"),
+    "orion-14b-chat": ("remote-code checkpoint: transformers 5.25.0 has no Orion model type and the port's "
+                       "sources do not state the one its config.json carries"),
+    "Ovis2.5-9B": ("model type not certain: the port loads AIDC-AI/Ovis2.5-9B's Qwen3 text backbone with remote "
+                   "code; transformers' `ovis2_5` is for converted checkpoints"),
+    "ZUNA": ("not a transformers model (an EEG diffusion autoencoder), run through `torch_neuronx.trace()`: "
+             "no model type or diffusers pipeline to key a family on"),
+    "LeVo-2-SongGeneration": ("a multi-stage pipeline (LLM, diffusion, VAE) of its own code: no transformers "
+                              "model type or diffusers pipeline to key a family on"),
+}
+"""contrib model directory -> why no family is mapped, for the READMEs left unrecorded on purpose."""
 
 _DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "float32": "fp32", "fp32": "fp32"}
 _NUMBER = r"~?\s*([0-9][0-9,]*(?:\.[0-9]+)?)"
@@ -286,7 +312,7 @@ def configuration_entries(model_dir: str, text: str, commit: str,
     """The configurations of one README as YAML-ready dicts, or ([], why none) when it gives none."""
     family = FAMILY_BY_MODEL_DIR.get(model_dir)
     if family is None:
-        return [], "no registry family is mapped to this model (FAMILY_BY_MODEL_DIR)"
+        return [], WHY_NOT_MAPPED.get(model_dir, "no registry family is mapped to this model (FAMILY_BY_MODEL_DIR)")
     checkpoint, hub_id = checkpoint_of(text)
     if checkpoint is None:
         checkpoint = model_dir
@@ -301,7 +327,7 @@ def configuration_entries(model_dir: str, text: str, commit: str,
                                  "family": family, "checkpoint": checkpoint}
         if hub_id:
             entry["hub_id"] = hub_id
-        entry.update({"stack": STACK, "release": release})
+        entry.update({"stack": STACK_BY_MODEL_DIR.get(model_dir, STACK), "release": release})
         if release is not None and part.release_stated:
             entry["release_stated"] = part.release_stated
         entry["instance"] = part.instance
