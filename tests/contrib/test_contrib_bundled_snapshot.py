@@ -1,4 +1,4 @@
-"""`new` and `add-evidence` keep the bundled snapshot (src/neuron_compat/data/registry.json and its index) in step
+"""`new`, `add-evidence` and `add-evidence configuration` keep the bundled snapshot (src/neuron_compat/data/registry.json and its index) in step
 with the checkout's registry/ they write into (issue 23, defect 9: `bundle_registry.py --check` failed after them).
 
 A checkout is copied into a temporary folder (pyproject.toml, registry/ from the fixture, the package, the
@@ -17,6 +17,10 @@ from contrib_helpers import FIXTURE_REGISTRY, REPO, run_cli
 NEW = ("new", "qwen3", "--model-type", "qwen3", "--stack", "nxd-inference", "--today", "2026-12-02")
 EVIDENCE = ("add-evidence", "qwen3", "--stack", "nxd-inference", "--release", "2.21.0", "--instance", "trn2.48xlarge",
             "--dtype", "bf16", "--url", "https://example.com/q.log", "--verified", "2026-12-03")
+CONFIGURATION = ("add-evidence", "configuration", "--family", "qwen3", "--checkpoint", "Qwen/Qwen3-8B", "--stack",
+                 "nxd-inference", "--release", "2.21.0", "--outcome", "compiled-and-ran", "--measure",
+                 "throughput=12.5tokens/s", "--validated", "2026-12-03", "--url",
+                 "https://github.com/aws-neuron/aws-neuron-sdk/issues/7")
 
 
 def make_checkout(target: Path) -> Path:
@@ -39,7 +43,7 @@ def run_in(checkout: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_new_and_add_evidence_rebuild_the_snapshot_of_their_own_checkout(tmp_path: Path) -> None:
     checkout = make_checkout(tmp_path)
     snapshot = checkout / "src" / "neuron_compat" / "data" / "registry.json"
-    for command in (NEW, EVIDENCE):
+    for command in (NEW, EVIDENCE, CONFIGURATION):
         result = run_in(checkout, "-m", "neuron_compat.cli", *command, "--registry", "registry")
         assert result.returncode == 0, result.stderr
         assert "updated the bundled snapshot (src/neuron_compat/data/registry.json, " \
@@ -47,6 +51,7 @@ def test_new_and_add_evidence_rebuild_the_snapshot_of_their_own_checkout(tmp_pat
         check = run_in(checkout, "scripts/bundle_registry.py", "--check")
         assert check.returncode == 0, check.stderr
     assert "https://example.com/q.log" in snapshot.read_text(encoding="utf-8")
+    assert "reported-qwen3-8b-no-instance" in snapshot.read_text(encoding="utf-8")
 
 
 def test_another_checkouts_registry_gets_a_reminder_and_its_snapshot_is_left_alone(tmp_path: Path) -> None:

@@ -1,13 +1,15 @@
-"""`neuron-compat add-evidence FAMILY ...`: record a verified result without hand-editing YAML."""
+"""`neuron-compat add-evidence FAMILY ...`: record a verified result without hand-editing YAML.
+
+`add-evidence configuration ...` records a tested configuration instead (add_configuration.py).
+"""
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
 import difflib
-import os
 import sys
-from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from neuron_compat.commands.common import (
@@ -18,8 +20,8 @@ from neuron_compat.commands.common import (
     write_or_report,
 )
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
+from neuron_compat.contributing.file_snapshot import ChangedWhileRunning, read_snapshot, unchanged_text
 from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
-from neuron_compat.loading.problems import Problem
 
 
 class _UsageError(ValueError):
@@ -40,45 +42,6 @@ def _choices(values: list[str] | None, allowed: list[str], option: str) -> tuple
             if item not in result:
                 result.append(item)
     return tuple(result)
-
-
-def _problem_counts(problems: list[Problem], skip_file: str) -> Counter[tuple[str, str, str]]:
-    return Counter((p.file, p.field, p.message) for p in problems if p.file != skip_file)
-
-
-class _ChangedWhileRunning(Exception):
-    """The family file is not what it was when this run read it (an editor saved it, say)."""
-
-
-def _read_family_bytes(path: Path) -> tuple[bytes, tuple[int, int, int]] | None:
-    """The family file's bytes as this run reads them, and its identity (inode, mtime, size) taken before.
-
-    An editor saves by renaming a new file over the old one: a new inode and mtime even when it saves the
-    same bytes twice. None when the file cannot be read (validation says why).
-    """
-    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
-    from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
-
-    try:
-        info = os.stat(path)
-        return read_regular_file(path, MAX_FILE_BYTES), (info.st_ino, info.st_mtime_ns, info.st_size)
-    except (UnreadableFile, OSError):
-        return None
-
-
-def _family_text(raw: bytes) -> tuple[str, str, str]:
-    """The file's text with LF line endings and no BOM, plus the line ending and BOM to write it back with.
-
-    `raw` is the copy read before validation and found unchanged after it, so it is what validation accepted;
-    a file that was not UTF-8 then is refused as changed rather than decoded here.
-    """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _ChangedWhileRunning() from None
-    bom = "\ufeff" if text.startswith("\ufeff") else ""
-    line_ending = "\r\n" if "\r\n" in text else "\n"
-    return text.removeprefix(bom).replace("\r\n", "\n"), line_ending, bom
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,7 +85,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
             hardware: str) -> int:
     from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
     from neuron_compat.contributing.evidence_edit import Evidence, EvidenceError, NothingToDo, record_evidence
-    from neuron_compat.contributing.shadow_registry import validate_with_changes
+    from neuron_compat.contributing.shadow_registry import problems_the_edit_adds, validate_with_changes
     from neuron_compat.loading.loader import FAMILIES_DIR
     from neuron_compat.loading.problems import render_problems
     from neuron_compat.loading.yaml_reader import display_path
@@ -136,7 +99,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
         return EXIT_PROBLEMS
     changed = (f"error: {shown} changed while add-evidence ran (saved by another program?); nothing written: "
                "run it again")
-    snapshot = _read_family_bytes(path)  # the one copy the edit is made from, compared again before the write
+    snapshot = read_snapshot(path)  # the one copy the edit is made from, compared again before the write
     before = validate_registry(root)
     family = before.registry.family_by_id.get(args.family)
     own_problems = [p for p in before.problems if p.file == shown]
@@ -151,11 +114,8 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
         instance=args.instance, dtypes=dtypes, attention=attention, stack_version=args.stack_version,
     )
     try:
-        if snapshot is None or _read_family_bytes(path) != snapshot:  # what validation read is what we edit
-            raise _ChangedWhileRunning()
-        raw = snapshot[0]
-        text, line_ending, bom = _family_text(raw)
-    except _ChangedWhileRunning:
+        raw, text, line_ending, bom = unchanged_text(path, snapshot)  # what validation read is what we edit
+    except ChangedWhileRunning:
         print(changed, file=sys.stderr)
         return EXIT_PROBLEMS
     try:
@@ -169,9 +129,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
 
     written = bom + edit.text.replace("\n", line_ending)  # the file's own line endings and BOM, kept
     after = validate_with_changes(root, {f"{FAMILIES_DIR}/{path.name}": written})
-    new_problems = [p for p in after if p.file == shown]
-    grown = _problem_counts(after, shown) - _problem_counts(before.problems, shown)
-    new_problems += [p for p in after if (p.file, p.field, p.message) in grown]
+    new_problems = problems_the_edit_adds(list(before.problems), after, shown)
     if new_problems:
         print(render_problems(new_problems, "text"), file=sys.stderr)
         print(f"the edit would leave {len(new_problems)} problem(s); {shown} not changed", file=sys.stderr)
@@ -193,14 +151,59 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
     return EXIT_OK
 
 
+class _RoutingParser(argparse.ArgumentParser):
+    """`add-evidence FAMILY ...` (a statement) or `add-evidence configuration ...` (a tested configuration).
+
+    The word `configuration` in the family's place (the first argument that is not an option or an option's
+    value) hands the rest of the arguments to the configuration parser (add_configuration.py).
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        arguments = list(sys.argv[1:] if args is None else args)
+        position = self._positional_index(arguments)
+        if position is not None and arguments[position] == CONFIGURATION_WORD:
+            from neuron_compat.commands.add_configuration import build_parser
+
+            rest = arguments[:position] + arguments[position + 1:]
+            return build_parser(f"{self.prog} {CONFIGURATION_WORD}").parse_known_args(rest, namespace)
+        return super().parse_known_args(arguments, namespace)
+
+    def _positional_index(self, arguments: list[str]) -> int | None:
+        skip = False
+        for index, argument in enumerate(arguments):
+            if skip:
+                skip = False
+            elif argument == "--":
+                return index + 1 if index + 1 < len(arguments) else None
+            elif argument.startswith("-") and len(argument) > 1:
+                action = self._option_string_actions.get(argument)
+                skip = action is not None and action.nargs != 0 and "=" not in argument
+            else:
+                return index
+        return None
+
+
+CONFIGURATION_WORD = "configuration"
+
+
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "add-evidence", help="record a verified result (stack, Neuron release, instance, log) in a family file",
-        description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "
-        "statement that already covers the release (with any new dtype/attention), or ends an 'unknown' "
-        "statement and starts a supported one, or adds a new supported statement from --release on. Keeps "
-        "comments and key order, and writes nothing that would fail `neuron-compat validate`.",
-    )
+    parser_class = commands._parser_class
+    commands._parser_class = _RoutingParser  # this one subcommand routes `configuration` to its own parser
+    try:
+        parser = commands.add_parser(
+            "add-evidence", help="record a verified result in a family file, or a tested configuration",
+            description="Record one verified result in registry/families/FAMILY.yaml: adds the source to the "
+            "statement that already covers the release (with any new dtype/attention), or ends an 'unknown' "
+            "statement and starts a supported one, or adds a new supported statement from --release on. Keeps "
+            "comments and key order, and writes nothing that would fail `neuron-compat validate`.",
+            epilog="To record a tested configuration (a checkpoint run on one instance, its outcome and measured "
+            "values) in registry/configurations/reported.yaml instead: `neuron-compat add-evidence configuration "
+            "--help`.",
+        )
+    finally:
+        commands._parser_class = parser_class
     parser.add_argument("family", help="family id (the file name without .yaml), e.g. llama")
     parser.add_argument("--stack", required=True, help="stack id from stacks.yaml, e.g. optimum-neuron")
     parser.add_argument("--workload", choices=[w.value for w in Workload], default="inference")

@@ -16,6 +16,7 @@ from typing import Any
 import yaml as pyyaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 
 _BLOCK_SEQUENCE_ITEM = re.compile(r"^(?P<parent>[ ]*)[A-Za-z_][\w-]*:[ ]*(?:#.*)?\n(?P<dash>[ ]*)- ", re.MULTILINE)
@@ -29,9 +30,21 @@ def sequence_offset(text: str) -> int:
     return max(0, len(match.group("dash")) - len(match.group("parent")))
 
 
+class _Representer(RoundTripRepresenter):
+    """ruamel.yaml's round-trip representer, writing a null value as `null` (ruamel writes nothing: `key:`)."""
+
+
+def _represent_null(representer: RoundTripRepresenter, _: None) -> Any:
+    return representer.represent_scalar("tag:yaml.org,2002:null", "null")
+
+
+_Representer.add_representer(type(None), _represent_null)
+
+
 def make_yaml(text: str = "") -> YAML:
     """A round-trip YAML instance set up to reproduce `text`'s own list indentation."""
     yaml = YAML(typ="rt")
+    yaml.Representer = _Representer
     yaml.preserve_quotes = True
     yaml.width = 4096  # never re-wrap a long line the author wrote on one line
     offset = sequence_offset(text)

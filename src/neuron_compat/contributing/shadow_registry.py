@@ -8,25 +8,31 @@ the full validation there, then report problems under the real paths.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from neuron_compat.loading.loader import FAMILIES_DIR
 from neuron_compat.loading.problems import Problem
+from neuron_compat.loading.tested_loader import CONFIGURATIONS_DIR
 from neuron_compat.loading.yaml_reader import display_path
 from neuron_compat.rules.validation import validate_registry
 from neuron_compat.safeio.scratch_dir import scratch_directory
+
+# The directories whose files the tools write: mirrored as real directories of links, so that writing an
+# edited file into the shadow never writes through a link into the real registry.
+_EDITED_DIRS = (FAMILIES_DIR, CONFIGURATIONS_DIR)
 
 
 def _mirror(root: Path, shadow: Path) -> None:
     # Links to the entries themselves, not to what they resolve to: a symlink loop or a dangling link in the
     # registry stays one in the shadow (and is reported like `validate` reports it) instead of failing resolve().
     for entry in root.iterdir():
-        if entry.name == FAMILIES_DIR and entry.is_dir():
-            (shadow / FAMILIES_DIR).mkdir()
-            for family_file in entry.iterdir():
-                os.symlink(os.path.abspath(family_file), shadow / FAMILIES_DIR / family_file.name)
+        if entry.name in _EDITED_DIRS and entry.is_dir():
+            (shadow / entry.name).mkdir()
+            for file in entry.iterdir():
+                os.symlink(os.path.abspath(file), shadow / entry.name / file.name)
         else:
             os.symlink(os.path.abspath(entry), shadow / entry.name)
 
@@ -57,3 +63,13 @@ def _relocate(problem: Problem, shadow: str, root: str) -> Problem:
 
     file = root + problem.file[len(shadow):] if problem.file == shadow or problem.file.startswith(shadow + os.sep) else problem.file
     return replace(problem, file=file, message=real(problem.message), hint=real(problem.hint))
+
+
+def problems_the_edit_adds(before: list[Problem], after: list[Problem], edited: str) -> list[Problem]:
+    """The problems of `after` that the edit of the file shown as `edited` brings: all of that file's, and any
+    elsewhere that `before` did not have (as often as they are new)."""
+    def counts(problems: list[Problem]) -> Counter[tuple[str, str, str]]:
+        return Counter((p.file, p.field, p.message) for p in problems if p.file != edited)
+
+    grown = counts(after) - counts(before)
+    return [p for p in after if p.file == edited] + [p for p in after if (p.file, p.field, p.message) in grown]

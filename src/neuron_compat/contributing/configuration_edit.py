@@ -1,0 +1,184 @@
+"""Turn "I ran checkpoint C on instance I with stack S at Neuron release R, and measured M" into a tested
+configuration, and into the new text of a hand-edited registry/configurations/<source>.yaml.
+
+Pieces, each used by `neuron-compat add-evidence configuration` (commands/add_configuration.py):
+- `parse_measurement`: one `--measure METRIC[:NAME]=[~]VALUE UNIT[@PHASE]` into a measurement (metric, unit and
+  phase of the contract's closed vocabularies, the unit one the metric allows);
+- `configuration_problem`: the contract's own check of the whole configuration (TestedConfiguration), as one line
+  naming the field;
+- `new_id`: an id from the source, the checkpoint and the instance, unique across every configurations file;
+- `configuration_map` / `appended_text` / `new_file_text`: the configuration as round-trip YAML in schema order,
+  appended after the file's last configuration (the file's comments, quoting and wrapping stay as they were), or
+  a new file holding it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import ValidationError
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from neuron_compat.contract.tested_configurations import (
+    METRIC_UNITS,
+    Measurement,
+    Metric,
+    Phase,
+    TestedConfiguration,
+    Unit,
+)
+from neuron_compat.contributing import roundtrip_style as roundtrip
+from neuron_compat.contributing.yaml_patch import YamlTextEditor
+
+MEASURE_FORMAT = "METRIC[:NAME]=[~]VALUE UNIT[@PHASE]"
+MEASURE_EXAMPLE = "throughput=41.5tokens/s@token-generation"
+REPORTED_SOURCE = "reported"
+REPORTED_DESCRIPTION = ("Runs that people report in public threads (issues, forum posts), recorded with "
+                        "`neuron-compat add-evidence configuration` or by hand.")
+SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/configurations.schema.json\n"
+CONFIGURATION_FIELDS = tuple(TestedConfiguration.model_fields)
+_VERSION_FIELDS = {"release", "stack_version"}
+_NULLABLE_REQUIRED = {name for name, info in TestedConfiguration.model_fields.items() if info.is_required()}
+_FLOW_FIELDS = {"parallelism"}  # short mappings on one line: `parallelism: {tensor: 8}`
+_NUMBER = re.compile(r"^(?P<approximate>~)?(?P<value>[0-9]{1,15}(?:\.[0-9]{1,9})?)\s*(?P<unit>.*)$")
+_ID_PIECE = re.compile(r"[^a-z0-9]+")
+_ID_LENGTH = 58  # SLUG's 64 characters, less room for a "-NN" that makes it unique
+
+
+class ConfigurationInputError(ValueError):
+    """The input cannot be a tested configuration; str() is one line naming the option and what to give."""
+
+
+def _did_you_mean(value: str, known: Iterable[str]) -> str:
+    known = list(known)
+    close = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'? known: {', '.join(known)}" if close else f"known: {', '.join(known)}"
+
+
+def parse_measurement(text: str) -> dict[str, Any]:
+    """`throughput=41.5tokens/s@token-generation`, `accuracy:GSM8K=78.2percent`, `ttft=~120ms` as a measurement."""
+    where = f"--measure {text}"
+    left, equals, right = text.partition("=")
+    if not equals or not left.strip():
+        raise ConfigurationInputError(f"{where}: write {MEASURE_FORMAT}, e.g. {MEASURE_EXAMPLE}")
+    metric, _, name = (part.strip() for part in left.partition(":"))
+    metrics = [m.value for m in Metric]
+    if metric not in metrics:
+        raise ConfigurationInputError(f"{where}: '{metric}' is not a metric ({_did_you_mean(metric, metrics)})")
+    number, at, phase = right.rpartition("@") if "@" in right else (right, "", "")
+    phases = [p.value for p in Phase]
+    if at and phase.strip() not in phases:
+        raise ConfigurationInputError(f"{where}: '{phase}' is not a phase ({_did_you_mean(phase.strip(), phases)})")
+    match = _NUMBER.match(number.strip())
+    if match is None:
+        raise ConfigurationInputError(f"{where}: the value must be a number (up to 9 decimals), optionally "
+                                      f"with ~ before it, followed by its unit, e.g. {MEASURE_EXAMPLE}")
+    allowed = METRIC_UNITS[metric]
+    unit = match["unit"].strip()
+    unit = Unit.PERCENT.value if unit == "%" else unit
+    if not unit:
+        raise ConfigurationInputError(f"{where}: no unit; {metric} takes {', '.join(allowed)} "
+                                      f"(e.g. {metric}={match['value']}{allowed[0]})")
+    if unit not in allowed:
+        fits = "is not a unit" if unit not in {u.value for u in Unit} else f"does not fit {metric}"
+        close = difflib.get_close_matches(unit, allowed, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise ConfigurationInputError(f"{where}: '{unit}' {fits} ({hint}{metric} takes {', '.join(allowed)})")
+    value: int | float = float(match["value"]) if "." in match["value"] else int(match["value"])
+    measurement = {"metric": metric, "name": name or None, "value": value, "unit": unit,
+                   "phase": phase.strip() if at else None, "approximate": bool(match["approximate"])}
+    try:
+        Measurement.model_validate(measurement)
+    except ValidationError as error:
+        raise ConfigurationInputError(f"{where}: {_first_message(error)}") from None
+    return measurement
+
+
+def configuration_problem(data: dict[str, Any], options: dict[str, str]) -> str | None:
+    """The contract's first objection to `data` as one line naming its option (`options`: field -> option),
+    or None when it is a valid tested configuration."""
+    try:
+        TestedConfiguration.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"] if not isinstance(part, int))
+        message = _first_message(error)
+        if not field and "source.url" in message:  # the whole-model check of a pinned URL
+            field = "source.url"
+        option = options.get(field) or options.get(field.split(".")[0]) or field or "the configuration"
+        return f"{option}: {message}"
+    return None
+
+
+def _first_message(error: ValidationError) -> str:
+    return str(error.errors()[0]["msg"]).removeprefix("Value error, ")
+
+
+def new_id(source: str, checkpoint: str, instance: str | None, taken: set[str]) -> str:
+    """`reported-llama-3-1-8b-instruct-trn1-32xlarge`: the source, the checkpoint's name and the instance, made
+    unique against `taken` (every id of every configurations file) with -2, -3, ..."""
+    name = checkpoint.rsplit("/", 1)[-1]
+    pieces = [source, name, instance or "no-instance"]
+    base = _ID_PIECE.sub("-", "-".join(pieces).lower()).strip("-")[:_ID_LENGTH].strip("-") or source
+    candidate, number = base, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{base}-{number}"
+    return candidate
+
+
+def configuration_map(data: dict[str, Any]) -> CommentedMap:
+    """The configuration as round-trip YAML in schema order: versions quoted, the parallelism on one line, each
+    measurement a one-line mapping; empty optional fields left out, required ones that are null written `null`."""
+    result = CommentedMap()
+    for name in CONFIGURATION_FIELDS:
+        value = _to_yaml(name, data.get(name))
+        if value is not None or name in _NULLABLE_REQUIRED:  # `release: null` says the source does not say
+            result[name] = roundtrip.as_text(value)
+    return result
+
+
+def _measurements(measurements: list[dict[str, Any]]) -> CommentedSeq:
+    seq = CommentedSeq()
+    for measurement in measurements:
+        item = roundtrip.mapping({key: value for key, value in measurement.items()
+                                  if value is not None and not (key == "approximate" and value is False)})
+        item.fa.set_flow_style()
+        seq.append(item)
+    return seq
+
+
+def _to_yaml(name: str, value: Any) -> Any:
+    if value is None or value == [] or value == {}:
+        return None
+    if name in _VERSION_FIELDS:
+        return roundtrip.quoted(value)
+    if name == "measurements":
+        return _measurements(value)
+    if isinstance(value, dict):
+        mapping = roundtrip.mapping({key: item for key, item in value.items() if item is not None})
+        if name in _FLOW_FIELDS:
+            mapping.fa.set_flow_style()
+        return mapping or None
+    if isinstance(value, list):
+        seq = CommentedSeq(roundtrip.as_text(item) for item in value)
+        return seq
+    return value
+
+
+def appended_text(text: str, item: CommentedMap) -> str:
+    """`text` (a configurations file) with `item` after its last configuration, everything else untouched
+    (raises yaml_patch.TextEditError when the file's shape does not allow it)."""
+    editor = YamlTextEditor(text)
+    editor.append_item(("configurations",), item)
+    return editor.text()
+
+
+def new_file_text(source: str, description: str, item: CommentedMap) -> str:
+    """A new configurations file holding `item`: the editor-schema line, `source`, `description`, the item."""
+    document = roundtrip.mapping({"source": source, "description": description,
+                                  "configurations": CommentedSeq([item])})
+    return SCHEMA_LINE + roundtrip.dump(roundtrip.make_yaml(), document)
