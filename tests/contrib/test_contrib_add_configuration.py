@@ -117,7 +117,8 @@ def test_a_measured_run_is_appended_in_the_files_own_layout_and_check_lists_it(m
     tested = json.loads(check.stdout)["tested_configurations"]
     assert [c["id"] for c in tested["configurations"]] == ["reported-llama-3-1-8b-instruct-trn1-32xlarge"]
     assert tested["configurations"][0]["measurements"][1] == {
-        "metric": "accuracy", "name": "GSM8K", "value": 78.2, "unit": "percent", "phase": None, "approximate": False}
+        "metric": "accuracy", "name": "GSM8K", "value": 78.2, "unit": "percent", "phase": None, "percentile": None,
+        "approximate": False}
     table = run_cli("check", config, "--registry", measured, "--instance", "trn1.32xlarge", cwd=tmp_path).stdout
     assert ("meta-llama/Llama-3.1-8B-Instruct | nxd-inference | release 2.22.0 | trn1.32xlarge | TP=8 | bf16 | "
             "compiled-and-ran") in table

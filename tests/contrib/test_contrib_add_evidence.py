@@ -265,15 +265,15 @@ def test_a_new_family_on_optimum_neuron_is_refused_at_its_own_file_in_plain_word
     never touched (issue 23, defect 9); it now names the family file's line, the snapshot by its real path (not
     the scratch copy validation ran on) and what to do."""
     shutil.copytree(REPO / "registry", tmp_path / "registry")
-    assert run_cli("new", "arcee", "--model-type", "arcee", "--registry", "registry", cwd=tmp_path).returncode == 0
-    result = run_cli("add-evidence", "arcee", "--registry", "registry", "--stack", "optimum-neuron", "--release", "2.26.1",
+    assert run_cli("new", "jetmoe", "--model-type", "jetmoe", "--registry", "registry", cwd=tmp_path).returncode == 0
+    result = run_cli("add-evidence", "jetmoe", "--registry", "registry", "--stack", "optimum-neuron", "--release", "2.26.1",
                      "--stack-version", "0.4.5", "--instance", "inf2.xlarge", "--url", "https://example.com/run.log",
                      cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        "registry/families/arcee.yaml:23:18: support[0].stack_since: optimum-neuron 0.4.5 does not register model type "
-        "'arcee' for inference (registry/upstream/optimum-neuron.yaml, read from its wheels), but this statement claims "
+        "registry/families/jetmoe.yaml:23:18: support[0].stack_since: optimum-neuron 0.4.5 does not register model type "
+        "'jetmoe' for inference (registry/upstream/optimum-neuron.yaml, read from its wheels), but this statement claims "
         "it from stack_since 0.4.5 (no version in the snapshot registers it: mark the statement unknown, or refresh the "
         "snapshot with scripts/snapshot_optimum_neuron.py if a newer optimum-neuron does)",
-        "the edit would leave 1 problem(s); registry/families/arcee.yaml not changed",
+        "the edit would leave 1 problem(s); registry/families/jetmoe.yaml not changed",
     ]
