@@ -32,7 +32,7 @@ never guessed.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from neuron_compat.contract.versions import version_key
@@ -122,24 +122,13 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class Recommendation:
-    """For one hardware generation and workload: the choice, its alternatives, and the one line that says it."""
+class Recommendation(Choice):
+    """For one hardware generation and workload: the choice (its fields), its alternatives, and the one line that
+    says it."""
 
     __pydantic_config__ = _FORBID_EXTRA
     hardware: str
     workload: str
-    stack: str | None
-    stack_name: str | None
-    release: str | None
-    stack_version: str | None
-    status: str
-    lifecycle: str | None
-    install: list[str]
-    not_recorded: list[str]
-    notes_url: str | None
-    caveats: list[Caveat]
-    sources: list[str]
-    anchor: str | None
     newest: str
     last_worked: str | None
     line: str
@@ -332,10 +321,7 @@ def recommend(registry: RegistryIndexes, family: Family, candidates: list[Candid
                 stack=None, stack_name=None, release=None, stack_version=None, status=str(Status.UNKNOWN),
                 lifecycle=None, install=[], not_recorded=[], notes_url=None, caveats=[], sources=[], anchor=None)
             found.append(Recommendation(
-                hardware=item, workload=workload, stack=choice.stack, stack_name=choice.stack_name,
-                release=choice.release, stack_version=choice.stack_version, status=choice.status,
-                lifecycle=choice.lifecycle, install=choice.install, not_recorded=choice.not_recorded,
-                notes_url=choice.notes_url, caveats=choice.caveats, sources=choice.sources, anchor=choice.anchor,
-                newest=newest, last_worked=last, line=recommendation_line(family.name, choice, newest, last),
-                alternatives=ranked[1:1 + ALTERNATIVES]))
+                **{part.name: getattr(choice, part.name) for part in fields(Choice)},
+                hardware=item, workload=workload, newest=newest, last_worked=last,
+                line=recommendation_line(family.name, choice, newest, last), alternatives=ranked[1:1 + ALTERNATIVES]))
     return found
