@@ -8,6 +8,7 @@ sequence lengths where the model has one, so a graph that grows with the length 
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -149,7 +150,8 @@ _FEATURES = re.compile(r"features:? (\d+)")
 
 
 def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
-    """An image plus `length` text tokens, with as many image tokens as the vision tower makes features."""
+    """An image plus `length` text tokens, with as many image tokens as the vision tower makes features, and the
+    token-type ids the forward takes (1 on the image tokens, as the processors make them)."""
     import torch
 
     config = model.config
@@ -157,17 +159,48 @@ def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
                   isinstance(getattr(config, k, None), int)), None)
     if token is None:
         raise ValueError("the config names no image token")
-    pixels = pixel_values(config)
-    count = image_feature_count(model, pixels)
+    image = image_inputs(model)
+    count = image_feature_count(model, image)
     ids = torch.cat([torch.full((1, count), token), text_ids(config, length)], dim=1)
-    return {"input_ids": ids, "attention_mask": torch.ones_like(ids), "pixel_values": pixels}
+    inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids), **image}
+    accepted = inspect.signature(model.forward).parameters
+    for key in ("mm_token_type_ids", "token_type_ids"):
+        if key in accepted:
+            inputs[key] = (ids == token).long()
+    return inputs
 
 
-def image_feature_count(model: Any, pixels: Any) -> int:
+def image_inputs(model: Any) -> dict[str, Any]:
+    """One image the way the model's processor hands it over: flattened patches with their grid (Qwen-VL, GLM-4V:
+    a vision config with temporal_patch_size), image tiles with the image size (LLaVA-NeXT: image_grid_pinpoints),
+    or an image tensor, with `image_sizes` where get_image_features takes it (Pixtral-based Mistral 3)."""
+    import torch
+
+    config = model.config
+    vision = getattr(config, "vision_config", None) or config
+    takes = inspect.signature(model.get_image_features).parameters
+    if isinstance(getattr(vision, "temporal_patch_size", None), int):
+        merge = getattr(vision, "spatial_merge_size", 1) or 1
+        side = 2 * merge  # a 2x2 grid of merged patches
+        channels = getattr(vision, "in_channels", None) or getattr(vision, "num_channels", 3)
+        width = channels * vision.temporal_patch_size * vision.patch_size**2
+        return {"pixel_values": torch.rand(side * side, width, generator=_generator()),
+                "image_grid_thw": torch.tensor([[1, side, side]])}
+    pixels = pixel_values(config)
+    size = int(pixels.shape[-1])
+    image: dict[str, Any] = {"pixel_values": pixels}
+    if getattr(config, "image_grid_pinpoints", None):  # the base tile plus one tile of the best resolution
+        image["pixel_values"] = torch.stack([pixels[0], pixels[0]]).unsqueeze(0)
+    if "image_sizes" in takes or getattr(config, "image_grid_pinpoints", None):
+        image["image_sizes"] = torch.tensor([[size, size]])
+    return image
+
+
+def image_feature_count(model: Any, image: dict[str, Any]) -> int:
     import torch
 
     with torch.no_grad():
-        features = model.get_image_features(pixel_values=pixels)
+        features = model.get_image_features(**image)
     if hasattr(features, "pooler_output") and features.pooler_output is not None:
         features = features.pooler_output
     if isinstance(features, (list, tuple)):
