@@ -56,6 +56,7 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
             if nested:
                 out[key] = {**values[key], **nested}
     _project_vision_to_text(out)
+    _fit_vision_projection(values, out)
     vision = out.get("vision_config")
     if values.get("image_grid_pinpoints") and isinstance(vision, dict) and _is_int(vision.get("image_size")):
         out["image_grid_pinpoints"] = [[vision["image_size"]] * 2]  # LLaVA-NeXT tiles: one tile of the tiny image
@@ -125,6 +126,29 @@ def _project_vision_to_text(out: dict[str, Any]) -> None:
         vision["out_hidden_size"] = text["hidden_size"]
 
 
+def _fit_vision_projection(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Image features must come out at the sizes the language model and the image tokens expect."""
+    vision, text = out.get("vision_config"), out.get("text_config")
+    width = text.get("hidden_size") if isinstance(text, dict) else None
+    has_image_token = any(k in values for k in ("image_token_id", "image_token_index"))
+    if has_image_token and _is_int(values.get("projection_dim")) and _is_int(width):
+        out["projection_dim"] = width  # PaliGemma projects the vision tower to projection_dim, copied to its vision config
+    if not isinstance(vision, dict):
+        return
+    patch, size = vision.get("patch_size"), vision.get("image_size")
+    if _is_int(values.get("mm_tokens_per_image")) and _is_int(patch) and _is_int(size):
+        patches = size // patch  # Gemma 3 average-pools the patch grid to mm_tokens_per_image tokens
+        side = patches // 2 if patches % 2 == 0 else 1
+        out["mm_tokens_per_image"] = side * side
+    ratio = vision.get("pixel_shuffle_ratio")
+    if isinstance(ratio, float) and _is_int(vision.get("projector_input_dim")) and _is_int(vision.get("hidden_size")):
+        hidden = vision["hidden_size"]  # Llama 4: pixel shuffle, then an MLP from hidden_size / ratio**2
+        vision["intermediate_size"] = int(hidden / ratio**2)
+        for key in ("projector_input_dim", "projector_output_dim", "vision_output_dim"):
+            if _is_int(vision.get(key)):
+                vision[key] = hidden
+
+
 def _keep_kv_sharing(values: dict[str, Any], out: dict[str, Any]) -> None:
     """Cross-layer KV sharing (Gemma 3n: the last `num_kv_shared_layers` reuse an earlier layer's cache): the tiny
     model keeps one producing and one consuming layer of each attention type, in the default's order."""
@@ -171,6 +195,8 @@ def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> Non
     if isinstance(attention, dict) and "rope_theta" not in attention and isinstance(rope, dict) \
             and "rope_theta" in rope:  # DBRX reads attn_config.rope_theta, as its checkpoints' config.json carry it
         out["attn_config"] = {**attention, "rope_theta": rope["rope_theta"]}
+        if attention.get("clip_qkv") is None:  # DBRX clamps q/k/v to +-clip_qkv without checking it is set
+            out["attn_config"]["clip_qkv"] = 8  # as DBRX's published checkpoints set it
     experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
     if experts is not None and values.get("num_experts_per_tok", 0) is None:
         out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run

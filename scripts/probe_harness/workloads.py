@@ -151,7 +151,7 @@ _FEATURES = re.compile(r"features:? (\d+)")
 
 def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
     """An image plus `length` text tokens, with as many image tokens as the vision tower makes features, and the
-    token-type ids the forward takes (1 on the image tokens, as the processors make them)."""
+    token-type ids the forward takes, as the model's processor makes them."""
     import torch
 
     config = model.config
@@ -164,9 +164,11 @@ def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
     ids = torch.cat([torch.full((1, count), token), text_ids(config, length)], dim=1)
     inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids), **image}
     accepted = inspect.signature(model.forward).parameters
-    for key in ("mm_token_type_ids", "token_type_ids"):
-        if key in accepted:
-            inputs[key] = (ids == token).long()
+    image_mask = (ids == token).long()
+    if "mm_token_type_ids" in accepted:  # Qwen-VL: 1 on image tokens (its multimodal RoPE reads it)
+        inputs["mm_token_type_ids"] = image_mask
+    if "token_type_ids" in accepted:  # Gemma 3: 1 on image tokens; PaliGemma: the image is the prefix (0)
+        inputs["token_type_ids"] = image_mask if hasattr(config, "mm_tokens_per_image") else 1 - image_mask
     return inputs
 
 
