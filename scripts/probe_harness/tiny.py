@@ -107,14 +107,18 @@ def _fit_layer_lists(values: dict[str, Any], out: dict[str, Any]) -> None:
 
 
 def _fit_block_indexes(values: dict[str, Any], out: dict[str, Any]) -> None:
-    """Lists of block indexes (Qwen2.5-VL's full-attention blocks, Qwen3-VL's deepstack blocks) must name blocks
-    of the tiny depth: the ones kept, else the last block."""
-    depth = out.get("depth")
+    """Lists of block indexes (Qwen2.5-VL's full-attention blocks, Qwen3-VL's deepstack blocks, SAM's global-attention
+    blocks, Mllama's intermediate and cross-attention layers) must name blocks of the tiny depth: the ones kept, else the last block."""
+    depth = out.get("depth", out.get("num_hidden_layers"))
     if not _is_int(depth):
         return
     for key, value in values.items():
-        if key.endswith("_indexes") and isinstance(value, list) and value and all(_is_int(v) for v in value):
+        if key.endswith(("_indexes", "layers_indices", "cross_attention_layers")) and isinstance(value, list) and value \
+                and all(_is_int(v) for v in value):
             out[key] = [v for v in value if v < depth] or [depth - 1]
+    kept = out.get("intermediate_layers_indices")
+    if isinstance(kept, list) and _is_int(values.get("vision_output_dim")) and _is_int(out.get("hidden_size")):
+        out["vision_output_dim"] = out["hidden_size"] * (len(kept) + 1)  # Mllama: last + intermediate layers
 
 
 def _project_vision_to_text(out: dict[str, Any]) -> None:

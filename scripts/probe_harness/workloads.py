@@ -159,6 +159,8 @@ def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
                   isinstance(getattr(config, k, None), int)), None)
     if token is None:
         raise ValueError("the config names no image token")
+    if "cross_attention_mask" in inspect.signature(model.forward).parameters:
+        return cross_attention_inputs(model, token, length)
     image = image_inputs(model)
     count = image_feature_count(model, image)
     ids = torch.cat([torch.full((1, count), token), text_ids(config, length)], dim=1)
@@ -170,6 +172,24 @@ def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
     if "token_type_ids" in accepted:  # Gemma 3: 1 on image tokens; PaliGemma: the image is the prefix (0)
         inputs["token_type_ids"] = image_mask if hasattr(config, "mm_tokens_per_image") else 1 - image_mask
     return inputs
+
+
+def cross_attention_inputs(model: Any, token: int, length: int) -> dict[str, Any]:
+    """Mllama: the text attends to the image through cross-attention layers; one image token, one image of
+    one tile (of max_num_tiles) with its aspect-ratio id and the cross-attention mask, as its processor makes them."""
+    import torch
+
+    config = model.config
+    tiles = getattr(config.vision_config, "max_num_tiles", 1)
+    pixels = pixel_values(config)
+    ids = torch.cat([torch.full((1, 1), token), text_ids(config, length)], dim=1)
+    valid = torch.zeros(1, 1, tiles, dtype=torch.long)
+    valid[..., 0] = 1
+    tiled = torch.zeros(1, 1, tiles, *pixels.shape[1:])
+    tiled[:, :, 0] = pixels
+    return {"input_ids": ids, "attention_mask": torch.ones_like(ids), "pixel_values": tiled,
+            "aspect_ratio_ids": torch.tensor([[1]]), "aspect_ratio_mask": valid,
+            "cross_attention_mask": valid.unsqueeze(1).expand(1, ids.shape[1], 1, tiles).clone()}
 
 
 def image_inputs(model: Any) -> dict[str, Any]:
