@@ -182,6 +182,12 @@ def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> Non
         out["window_size"] = 2  # Swin-like: windows that tile every stage of a 64-pixel image (16, 8, 4, 2 patches)
     if "vocab_size" in values and values["vocab_size"] is None:
         out["vocab_size"] = TINY["vocab_size"]  # ESM leaves it unset (its tokenizer sets it): no embedding without
+        if values.get("pad_token_id") is None:
+            out["pad_token_id"] = 1  # and its padding id with it (<pad> is 1 in ESM's vocabulary)
+    if _is_int(values.get("coordinate_size")) and _is_int(values.get("shape_size")) and "hidden_size" in out:
+        hidden = out["hidden_size"]  # LayoutLMv3: 4 coordinate + 2 shape embeddings concatenated to hidden_size
+        out["shape_size"] = hidden // 8
+        out["coordinate_size"] = (hidden - 2 * out["shape_size"]) // 4
     if "head_dim" in values and values["head_dim"] is None and _is_int(out.get("hidden_size")) \
             and _is_int(out.get("num_attention_heads")):  # HunYuan reads head_dim as set: the value it stands for
         out["head_dim"] = out["hidden_size"] // out["num_attention_heads"]

@@ -124,13 +124,21 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
 
     config = model.config
     name = getattr(model, "main_input_name", "input_ids")
+    accepted = inspect.signature(model.forward).parameters
     if kind == "speech_seq2seq" or name == "input_features":
-        bins = getattr(config, "num_mel_bins", None) or getattr(config, "feature_size", 80)
         frames = 2 * config.max_source_positions if hasattr(config, "max_source_positions") else 128
-        inputs = {"input_features": torch.rand(1, bins, frames, generator=_generator())}
-        if getattr(config, "is_encoder_decoder", False):
+        stacked = getattr(config, "feature_projection_input_dim", None)
+        if isinstance(stacked, int):  # w2v-BERT / SeamlessM4T: (frames, stacked filter banks), frames last but one
+            features = torch.rand(1, frames, stacked, generator=_generator())
+        else:  # Whisper-like: (mel bins, frames)
+            bins = getattr(config, "num_mel_bins", None) or getattr(config, "feature_size", 80)
+            features = torch.rand(1, bins, frames, generator=_generator())
+        inputs = {"input_features": features}
+        if getattr(config, "is_encoder_decoder", False) or "decoder_input_ids" in accepted:
             inputs["decoder_input_ids"] = text_ids(config, length)
         return inputs
+    if name == "pixel_values" and "spatial_shapes" in accepted:
+        return patch_inputs(config)
     if name == "pixel_values":
         return {"pixel_values": pixel_values(config)}
     if name == "input_values":
@@ -143,7 +151,26 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
         inputs["decoder_input_ids"] = ids.clone()
     if getattr(config, "vision_config", None) is not None and kind != "multimodal":
         inputs["pixel_values"] = pixel_values(config)  # dual encoders (CLIP, SigLIP) take both
+    if "bbox" in accepted:  # document models (LayoutLM): one box per token, 0-1000 page coordinates
+        corner = torch.randint(0, 500, (1, length, 2), generator=_generator())
+        inputs["bbox"] = torch.cat([corner, corner + 100], dim=-1)
+    if getattr(config, "visual_embed", False) and "pixel_values" in accepted:  # LayoutLMv3: the page image too
+        size = int(getattr(config, "input_size", 224))
+        inputs["pixel_values"] = torch.rand(1, getattr(config, "num_channels", 3), size, size, generator=_generator())
     return inputs
+
+
+def patch_inputs(config: Any) -> dict[str, Any]:
+    """NaFlex vision towers (SigLIP 2): the image as flattened patches with their mask and grid shape."""
+    import torch
+
+    vision = getattr(config, "vision_config", None) or config
+    patch = int(vision.patch_size)
+    side = max(1, image_size(vision) // patch)
+    channels = getattr(vision, "num_channels", 3)
+    return {"pixel_values": torch.rand(1, side * side, channels * patch * patch, generator=_generator()),
+            "pixel_attention_mask": torch.ones(1, side * side, dtype=torch.long),
+            "spatial_shapes": torch.tensor([[side, side]])}
 
 
 _FEATURES = re.compile(r"features:? (\d+)")
