@@ -111,6 +111,9 @@ def train(model: Any, kind: str) -> dict[str, Any]:
     model.train()
     inputs = task_inputs(model, kind, LENGTHS[0])
     inputs.update(labels_for(model, kind, inputs))
+    if needs_a_batch(model, inputs):  # BatchNorm in train mode needs more than one value per channel (LeViT)
+        inputs = {k: torch.cat([v, v]) if torch.is_tensor(v) and v.dim() and v.shape[0] == 1 else v
+                  for k, v in inputs.items()}
     loss_from = "the task head's loss" if "labels" in inputs else "mean of the model's first output (no task loss)"
 
     def loss_fn(**kwargs: Any) -> Any:
@@ -130,10 +133,31 @@ def train(model: Any, kind: str) -> dict[str, Any]:
             "operators_from": "AOT autograd"}
 
 
+def needs_a_batch(model: Any, inputs: dict[str, Any]) -> bool:
+    """A model whose train-mode BatchNorm sees one value per channel at batch 1 (a pooled feature)."""
+    import torch
+
+    if not any(isinstance(m, torch.nn.modules.batchnorm._BatchNorm) for m in model.modules()):
+        return False
+    try:
+        with torch.no_grad():
+            model(**inputs)
+    except ValueError as exc:
+        return "Expected more than 1 value per channel" in str(exc)
+    return False
+
+
 def labels_for(model: Any, kind: str, inputs: dict[str, Any]) -> dict[str, Any]:
     import torch
 
-    if kind in ("decoder", "multimodal", "encoder") and "input_ids" in inputs:
+    if kind == "encoder" and "input_ids" in inputs:  # masked LM: one label per output position (Perceiver has
+        with torch.no_grad():  # max_position_embeddings of them), -100 where no input token is
+            positions = int(model(**inputs).logits.shape[1])
+        labels = torch.full((1, positions), -100, dtype=torch.long)
+        count = min(positions, inputs["input_ids"].shape[1])
+        labels[:, :count] = inputs["input_ids"][:, :count]
+        return {"labels": labels}
+    if kind in ("decoder", "multimodal") and "input_ids" in inputs:
         return {"labels": inputs["input_ids"].clone()}
     if kind in ("seq2seq", "speech_seq2seq") and "decoder_input_ids" in inputs:
         return {"labels": inputs["decoder_input_ids"].clone()}
