@@ -157,10 +157,10 @@ def labels_for(model: Any, kind: str, inputs: dict[str, Any]) -> dict[str, Any]:
         count = min(positions, inputs["input_ids"].shape[1])
         labels[:, :count] = inputs["input_ids"][:, :count]
         return {"labels": labels}
-    if kind in ("decoder", "multimodal") and "input_ids" in inputs:
-        return {"labels": inputs["input_ids"].clone()}
     if kind in ("seq2seq", "speech_seq2seq") and "decoder_input_ids" in inputs:
         return {"labels": inputs["decoder_input_ids"].clone()}
+    if kind in ("decoder", "multimodal", "speech_seq2seq") and "input_ids" in inputs:  # and audio LLMs (Qwen3-ASR)
+        return {"labels": inputs["input_ids"].clone()}
     if kind == "vision":
         return {"labels": torch.tensor([0])}
     if kind == "audio":

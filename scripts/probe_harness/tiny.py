@@ -122,12 +122,14 @@ def _fit_block_indexes(values: dict[str, Any], out: dict[str, Any]) -> None:
 
 
 def _project_vision_to_text(out: dict[str, Any]) -> None:
-    """A vision tower whose merger projects to the language model (Qwen-VL's out_hidden_size) projects to the
-    tiny text width."""
-    vision, text = out.get("vision_config"), out.get("text_config")
-    if isinstance(vision, dict) and isinstance(text, dict) and _is_int(vision.get("out_hidden_size")) \
-            and _is_int(text.get("hidden_size")):
-        vision["out_hidden_size"] = text["hidden_size"]
+    """A vision or audio tower whose output projects to the language model (Qwen-VL's out_hidden_size, Qwen3-ASR's
+    output_dim) projects to the tiny text width."""
+    text = out.get("text_config")
+    width = text.get("hidden_size") if isinstance(text, dict) else None
+    for key, field in (("vision_config", "out_hidden_size"), ("audio_config", "output_dim")):  # Qwen3-ASR's too
+        tower = out.get(key)
+        if isinstance(tower, dict) and _is_int(tower.get(field)) and _is_int(width):
+            tower[field] = width
 
 
 def _fit_vision_projection(values: dict[str, Any], out: dict[str, Any]) -> None:

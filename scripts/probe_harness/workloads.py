@@ -125,15 +125,22 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
     config = model.config
     name = getattr(model, "main_input_name", "input_ids")
     accepted = inspect.signature(model.forward).parameters
-    if kind == "speech_seq2seq" or name == "input_features":
+    if name == "input_features" or (kind == "speech_seq2seq" and name != "input_values"):
         frames = 2 * config.max_source_positions if hasattr(config, "max_source_positions") else 128
+        audio = getattr(config, "audio_config", None)
+        window = getattr(audio, "n_window", None)
+        if isinstance(window, int) and window > 0:  # Qwen3-ASR's encoder takes whole windows of 2 * n_window frames
+            frames = 2 * window * max(1, frames // (2 * window))
         stacked = getattr(config, "feature_projection_input_dim", None)
         if isinstance(stacked, int):  # w2v-BERT / SeamlessM4T: (frames, stacked filter banks), frames last but one
             features = torch.rand(1, frames, stacked, generator=_generator())
         else:  # Whisper-like: (mel bins, frames)
-            bins = getattr(config, "num_mel_bins", None) or getattr(config, "feature_size", 80)
+            bins = getattr(config, "num_mel_bins", None) or getattr(audio, "num_mel_bins", None) \
+                or getattr(config, "feature_size", 80)
             features = torch.rand(1, bins, frames, generator=_generator())
         inputs = {"input_features": features}
+        if hasattr(model, "get_audio_features") and isinstance(getattr(config, "audio_token_id", None), int):
+            return audio_token_inputs(model, features, length)
         if getattr(config, "is_encoder_decoder", False) or "decoder_input_ids" in accepted:
             inputs["decoder_input_ids"] = text_ids(config, length)
         return inputs
@@ -144,7 +151,10 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
     if name == "input_values":
         if hasattr(config, "num_mel_bins") and hasattr(config, "max_length"):
             return {"input_values": torch.rand(1, config.max_length, config.num_mel_bins, generator=_generator())}
-        return {"input_values": torch.rand(1, 250 * length, generator=_generator())}  # 16 kHz audio
+        inputs = {"input_values": torch.rand(1, 250 * length, generator=_generator())}  # 16 kHz audio
+        if getattr(config, "is_encoder_decoder", False):  # SpeechT5: speech encoder, text decoder
+            inputs["decoder_input_ids"] = text_ids(config, length)
+        return inputs
     ids = text_ids(config, length)
     inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
     if getattr(config, "is_encoder_decoder", False):
@@ -158,6 +168,25 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
         size = int(getattr(config, "input_size", 224))
         inputs["pixel_values"] = torch.rand(1, getattr(config, "num_channels", 3), size, size, generator=_generator())
     return inputs
+
+
+def audio_token_inputs(model: Any, features: Any, length: int) -> dict[str, Any]:
+    """Audio language models (Qwen3-ASR): filter banks, their mask, and as many audio tokens in the prompt as the
+    audio tower makes features."""
+    import torch
+
+    config = model.config
+    accepted = inspect.signature(model.forward).parameters
+    mask_key = next((k for k in ("input_features_mask", "feature_attention_mask") if k in accepted), None)
+    audio: dict[str, Any] = {"input_features": features}
+    if mask_key:
+        audio[mask_key] = torch.ones(1, features.shape[-1], dtype=torch.long)
+    with torch.no_grad():
+        embedded = model.get_audio_features(**audio)
+    embedded = getattr(embedded, "pooler_output", embedded)
+    count = int(embedded.reshape(-1, embedded.shape[-1]).shape[0])
+    ids = torch.cat([torch.full((1, count), config.audio_token_id), text_ids(config, length)], dim=1)
+    return {"input_ids": ids, "attention_mask": torch.ones_like(ids), **audio}
 
 
 def patch_inputs(config: Any) -> dict[str, Any]:
