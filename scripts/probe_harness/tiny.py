@@ -57,6 +57,7 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
                 out[key] = {**values[key], **nested}
     _project_vision_to_text(out)
     _fit_vision_projection(values, out)
+    _fit_prompt_encoder(values, out)
     vision = out.get("vision_config")
     if values.get("image_grid_pinpoints") and isinstance(vision, dict) and _is_int(vision.get("image_size")):
         out["image_grid_pinpoints"] = [[vision["image_size"]] * 2]  # LLaVA-NeXT tiles: one tile of the tiny image
@@ -155,6 +156,16 @@ def _fit_vision_projection(values: dict[str, Any], out: dict[str, Any]) -> None:
                 vision[key] = hidden
 
 
+def _fit_prompt_encoder(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """SAM's prompt encoder embeds prompts on the vision tower's patch grid: the tiny image's grid."""
+    prompt, vision = values.get("prompt_encoder_config"), out.get("vision_config")
+    if not (isinstance(prompt, dict) and isinstance(vision, dict) and _is_int(vision.get("image_size"))
+            and _is_int(vision.get("patch_size")) and _is_int(prompt.get("image_size"))):
+        return
+    out["prompt_encoder_config"] = {**prompt, "image_size": vision["image_size"],
+                                    "image_embedding_size": vision["image_size"] // vision["patch_size"]}
+
+
 def _keep_kv_sharing(values: dict[str, Any], out: dict[str, Any]) -> None:
     """Cross-layer KV sharing (Gemma 3n: the last `num_kv_shared_layers` reuse an earlier layer's cache): the tiny
     model keeps one producing and one consuming layer of each attention type, in the default's order."""
@@ -209,6 +220,8 @@ def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> Non
         out["attn_config"] = {**attention, "rope_theta": rope["rope_theta"]}
         if attention.get("clip_qkv") is None:  # DBRX clamps q/k/v to +-clip_qkv without checking it is set
             out["attn_config"]["clip_qkv"] = 8  # as DBRX's published checkpoints set it
+    if _is_int(values.get("num_queries")) and isinstance(values.get("feat_strides"), list):
+        out["num_queries"] = 16  # RT-DETR picks its queries among the encoder's tokens: a 64-pixel image has 84
     experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
     if experts is not None and values.get("num_experts_per_tok", 0) is None:
         out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run
