@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .capture import error_text, training_capture
@@ -21,7 +22,39 @@ def static_cache_module(model: Any, max_cache_len: int) -> Any:
 
     model.generation_config.use_cache = True
     model.generation_config.cache_implementation = "static"
-    return TorchExportableModuleForDecoderOnlyLM(model, batch_size=1, max_cache_len=max_cache_len).model
+    wrapper = TorchExportableModuleForDecoderOnlyLM(model, batch_size=1, max_cache_len=max_cache_len).model
+    fit_cache_layers(wrapper, model, max_cache_len)
+    return wrapper
+
+
+def fit_cache_layers(wrapper: Any, model: Any, max_cache_len: int) -> None:
+    """The export wrapper sizes every cache layer from config.head_dim ahead of time; a model that caches something
+    else (DeepSeek's multi-head latent attention caches the compressed latent and the rotary key, one head each)
+    gets its layers sized as transformers' StaticCache sizes them itself on its first update in generate(): from
+    one eager step, then re-registered as the wrapper's buffers."""
+    import torch
+    from transformers.cache_utils import StaticCache, StaticLayer
+
+    key = "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+    try:
+        sized = StaticCache(max_cache_len=max_cache_len, config=model.config)
+        with torch.no_grad():
+            model(input_ids=decoder_inputs(model, 1, decode=False)["input_ids"], cache_position=torch.arange(1),
+                  use_cache=True, **{key: sized})
+    except Exception:  # noqa: BLE001 - the wrapper's own sizes stay; its run says whether they fit
+        return
+    for index, (ours, theirs) in enumerate(zip(wrapper.static_cache.layers, sized.layers, strict=True)):
+        if not (isinstance(ours, StaticLayer) and getattr(theirs, "is_initialized", False) and ours.is_initialized):
+            continue
+        if ours.keys.shape[:2] + ours.keys.shape[3:] == theirs.keys.shape[:2] + theirs.keys.shape[3:] and \
+                ours.values.shape[3:] == theirs.values.shape[3:]:
+            continue
+        fitted = StaticLayer(ours.max_cache_len)
+        fitted.lazy_initialization(theirs.keys[:, :, :0], theirs.values[:, :, :0])
+        wrapper.static_cache.layers[index] = fitted
+        wrapper.register_buffer(f"key_cache_{index}", fitted.keys, persistent=False)
+        wrapper.register_buffer(f"value_cache_{index}", fitted.values, persistent=False)
+        wrapper.register_buffer(f"cumulative_length_{index}", fitted.cumulative_length, persistent=False)
 
 
 def decoder_inputs(model: Any, length: int, decode: bool) -> dict[str, Any]:
@@ -61,7 +94,7 @@ def run_workload(model_type: str, kind: str, auto_class: str, workload: str) -> 
 
 
 def clean_setup(exc: BaseException) -> str:
-    return "the probe could not run the model on its inputs: " + error_text(exc)
+    return "the model did not run eagerly on its inputs before any capture: " + error_text(exc)
 
 
 def task_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
@@ -81,8 +114,7 @@ def cached_capture(model: Any, kind: str, base: str) -> dict[str, Any]:
         with torch.no_grad():
             wrapper(**decoder_inputs(model, LENGTHS[0], decode))
     except Exception as exc:  # noqa: BLE001
-        reason = "no static KV cache: transformers' static-cache export wrapper cannot run the model: " \
-            + error_text(exc)
+        reason = no_static_cache_reason(model, exc)
         if decode:
             return {"outcome": "not_run", "error": reason}
         without_cache(model)
@@ -95,6 +127,24 @@ def cached_capture(model: Any, kind: str, base: str) -> dict[str, Any]:
     captured = capture_at_lengths(lambda n: (static_cache_module(model, 2 * n), decoder_inputs(model, n, decode)),
                                   LENGTHS)
     return {**captured, "cache": "static"}
+
+
+RECURRENT_SIGNS = ("LinearAttentionLayer", "no attribute 'num_attention_heads'")
+"""What transformers' static cache says of a model whose layers keep a recurrent state: hybrid models' cache has
+linear-attention (state-space) layers without keys; pure state-space models' configs have no attention heads."""
+
+
+def no_static_cache_reason(model: Any, exc: BaseException) -> str:
+    """Why the model has no static KV cache capture, in the model's terms."""
+    import transformers
+
+    text = error_text(exc)
+    name = type(model).__name__
+    version = f"transformers {transformers.__version__}"
+    if any(sign in text for sign in RECURRENT_SIGNS):
+        return (f"no static KV cache: {name} keeps a recurrent state (state-space or linear-attention layers), "
+                f"not only keys and values; {version}'s static KV cache cannot hold it ({text})")
+    return f"no static KV cache: {version}'s static-cache export wrapper cannot hold {name}'s cache ({text})"
 
 
 def without_cache(model: Any) -> None:
