@@ -44,13 +44,15 @@ def fit_cache_layers(wrapper: Any, model: Any, max_cache_len: int) -> None:
     except Exception:  # noqa: BLE001 - the wrapper's own sizes stay; its run says whether they fit
         return
     for index, (ours, theirs) in enumerate(zip(wrapper.static_cache.layers, sized.layers, strict=True)):
-        if not (isinstance(ours, StaticLayer) and getattr(theirs, "is_initialized", False) and ours.is_initialized):
+        keys, values = getattr(theirs, "keys", None), getattr(theirs, "values", None)
+        if not (isinstance(ours, StaticLayer) and ours.is_initialized and torch.is_tensor(keys)
+                and torch.is_tensor(values) and torch.is_tensor(ours.keys) and torch.is_tensor(ours.values)):
             continue
-        if ours.keys.shape[:2] + ours.keys.shape[3:] == theirs.keys.shape[:2] + theirs.keys.shape[3:] and \
-                ours.values.shape[3:] == theirs.values.shape[3:]:
+        if ours.keys.shape[:2] + ours.keys.shape[3:] == keys.shape[:2] + keys.shape[3:] \
+                and ours.values.shape[3:] == values.shape[3:]:
             continue
         fitted = StaticLayer(ours.max_cache_len)
-        fitted.lazy_initialization(theirs.keys[:, :, :0], theirs.values[:, :, :0])
+        fitted.lazy_initialization(keys[:, :, :0], values[:, :, :0])
         wrapper.static_cache.layers[index] = fitted
         wrapper.register_buffer(f"key_cache_{index}", fitted.keys, persistent=False)
         wrapper.register_buffer(f"value_cache_{index}", fitted.values, persistent=False)

@@ -39,6 +39,7 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
         if _is_int(value) and value > tiny:
             out[key] = tiny
     _fit_architecture_quirks(values, out)
+    _fit_unset_and_derived_sizes(values, out)
     if isinstance(values.get("num_heads"), list):
         out.pop("embed_dim", None)  # Swin-like stages: heads per stage must divide the stage widths
         out.pop("hidden_size", None)  # and the last stage's width is derived from embed_dim
@@ -201,6 +202,13 @@ def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> Non
         hidden = out["hidden_size"]  # LayoutLMv3: 4 coordinate + 2 shape embeddings concatenated to hidden_size
         out["shape_size"] = hidden // 8
         out["coordinate_size"] = (hidden - 2 * out["shape_size"]) // 4
+    experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
+    if experts is not None and values.get("num_experts_per_tok", 0) is None:
+        out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run
+
+
+def _fit_unset_and_derived_sizes(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Fields a default leaves unset that the modeling code reads, and sizes another tiny size derives."""
     if "head_dim" in values and values["head_dim"] is None and _is_int(out.get("hidden_size")) \
             and _is_int(out.get("num_attention_heads")):  # HunYuan reads head_dim as set: the value it stands for
         out["head_dim"] = out["hidden_size"] // out["num_attention_heads"]
@@ -222,9 +230,6 @@ def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> Non
             out["attn_config"]["clip_qkv"] = 8  # as DBRX's published checkpoints set it
     if _is_int(values.get("num_queries")) and isinstance(values.get("feat_strides"), list):
         out["num_queries"] = 16  # RT-DETR picks its queries among the encoder's tokens: a 64-pixel image has 84
-    experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
-    if experts is not None and values.get("num_experts_per_tok", 0) is None:
-        out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run
 
 
 def _shrink_expert_groups(values: dict[str, Any], out: dict[str, Any]) -> None:

@@ -81,7 +81,7 @@ def build_model(model_type: str, auto_class: str, use_cache: bool, eager_experts
     except ValueError as exc:
         if auto_class == BASE[2] or "Unrecognized configuration class" not in str(exc):
             raise
-        model = transformers.AutoModel.from_config(config, **kwargs)  # no task head for this config class
+        model = transformers.AutoModel.from_config(config, **kwargs)  # type: ignore[no-untyped-call]  # no task head
     return model.eval(), changed
 
 
@@ -135,8 +135,8 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
         if isinstance(stacked, int):  # w2v-BERT / SeamlessM4T: (frames, stacked filter banks), frames last but one
             features = torch.rand(1, frames, stacked, generator=_generator())
         else:  # Whisper-like: (mel bins, frames)
-            bins = getattr(config, "num_mel_bins", None) or getattr(audio, "num_mel_bins", None) \
-                or getattr(config, "feature_size", 80)
+            bins: int = getattr(config, "num_mel_bins", None) or getattr(audio, "num_mel_bins", None) \
+                or getattr(config, "feature_size", None) or 80
             features = torch.rand(1, bins, frames, generator=_generator())
         inputs = {"input_features": features}
         if hasattr(model, "get_audio_features") and isinstance(getattr(config, "audio_token_id", None), int):
