@@ -79,6 +79,9 @@ def run_workload(model_type: str, kind: str, auto_class: str, workload: str) -> 
     cached = base in ("prefill", "decode")
     try:
         model, changed = build_model(model_type, auto_class, use_cache=cached, eager_experts=eager)
+    except ImportError as exc:  # Gemma 3n's vision tower is a timm model: timm (with torchvision) and Pillow
+        return {"workload": workload, "outcome": "not_built",
+                "error": "the model needs a package the probe extra does not install: " + error_text(exc)}
     except Exception as exc:  # noqa: BLE001 - recorded as evidence
         return {"workload": workload, "outcome": "not_built", "error": error_text(exc)}
     head: dict[str, Any] = {"workload": workload, "model_class": type(model).__name__, "config": changed,
@@ -210,7 +213,11 @@ def labels_for(model: Any, kind: str, inputs: dict[str, Any]) -> dict[str, Any]:
         labels[:, :count] = inputs["input_ids"][:, :count]
         return {"labels": labels}
     if kind in ("seq2seq", "speech_seq2seq") and "decoder_input_ids" in inputs:
-        return {"labels": inputs["decoder_input_ids"].clone()}
+        decoder = inputs["decoder_input_ids"]
+        codebooks = getattr(getattr(model.config, "decoder", None), "num_codebooks", None)
+        if isinstance(codebooks, int):  # MusicGen: (batch, length, codebooks)
+            return {"labels": decoder.reshape(-1, codebooks, decoder.shape[-1]).transpose(1, 2).clone()}
+        return {"labels": decoder.clone()}
     if kind in ("decoder", "multimodal", "speech_seq2seq") and "input_ids" in inputs:  # and audio LLMs (Qwen3-ASR)
         return {"labels": inputs["input_ids"].clone()}
     if kind == "vision":

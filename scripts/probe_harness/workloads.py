@@ -28,6 +28,7 @@ KINDS: tuple[tuple[str, str, str], ...] = (
     ("decoder", "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
     ("vision", "MODEL_FOR_IMAGE_CLASSIFICATION_MAPPING_NAMES", "AutoModelForImageClassification"),
     ("audio", "MODEL_FOR_CTC_MAPPING_NAMES", "AutoModelForCTC"),
+    ("seq2seq", "MODEL_FOR_TEXT_TO_WAVEFORM_MAPPING_NAMES", "AutoModelForTextToWaveform"),  # MusicGen: text to codes
 )
 BASE = ("base", "MODEL_MAPPING_NAMES", "AutoModel")
 EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts")
@@ -38,13 +39,31 @@ def kind_of(model_type: str) -> tuple[str, str]:
     from transformers.models.auto import modeling_auto
 
     for kind, mapping, auto_class in KINDS:
-        if model_type in getattr(modeling_auto, mapping, {}):
+        if model_type in getattr(modeling_auto, mapping, {}) and takes_its_config(model_type, mapping):
             return kind, auto_class
     return BASE[0], BASE[2]
 
 
+def takes_its_config(model_type: str, mapping: str) -> bool:
+    """The head class is built from the model type's whole config, not from one of its sub-configs (MusicGen's causal
+    LM head takes only its decoder's config: its text-to-waveform model takes the whole one)."""
+    import transformers
+    from transformers import AutoConfig
+
+    try:
+        head = getattr(transformers, getattr(transformers.models.auto.modeling_auto, mapping)[model_type])
+        config_class = type(AutoConfig.for_model(model_type))
+    except Exception:  # noqa: BLE001 - cannot tell: the mapping's word stands
+        return True
+    declared = getattr(head, "config_class", None)
+    return declared not in (getattr(config_class, "sub_configs", None) or {}).values()
+
+
 def is_moe(config: Any) -> bool:
-    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    try:
+        text = config.get_text_config(decoder=True) if hasattr(config, "get_text_config") else config
+    except ValueError:  # several text configs (MusicGen: text encoder and decoder)
+        text = config
     return any(isinstance(getattr(text, f, None), int) and getattr(text, f) > 1 for f in EXPERT_FIELDS)
 
 
@@ -97,7 +116,10 @@ def _generator() -> Any:
 def text_ids(config: Any, length: int) -> Any:
     import torch
 
-    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    try:
+        text = config.get_text_config(decoder=True) if hasattr(config, "get_text_config") else config
+    except ValueError:  # several text configs (MusicGen: text encoder and decoder)
+        text = config
     vocab = getattr(text, "vocab_size", None) or 100
     return torch.randint(4, max(5, min(vocab, 100)), (1, length), generator=_generator())
 
@@ -159,6 +181,9 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
     inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
     if getattr(config, "is_encoder_decoder", False):
         inputs["decoder_input_ids"] = ids.clone()
+        codebooks = getattr(getattr(config, "decoder", None), "num_codebooks", None)
+        if isinstance(codebooks, int):  # MusicGen: one row of audio codes per codebook
+            inputs["decoder_input_ids"] = ids.repeat(codebooks, 1)
     if getattr(config, "vision_config", None) is not None and kind != "multimodal":
         inputs["pixel_values"] = pixel_values(config)  # dual encoders (CLIP, SigLIP) take both
     if "bbox" in accepted:  # document models (LayoutLM): one box per token, 0-1000 page coordinates
