@@ -177,6 +177,15 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
         if getattr(config, "is_encoder_decoder", False):  # SpeechT5: speech encoder, text decoder
             inputs["decoder_input_ids"] = text_ids(config, length)
         return inputs
+    return text_inputs(model, kind, length)
+
+
+def text_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
+    """Token ids and mask, with what the forward also takes: decoder ids, the image of dual encoders, page boxes."""
+    import torch
+
+    config = model.config
+    accepted = inspect.signature(model.forward).parameters
     ids = text_ids(config, length)
     inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
     if getattr(config, "is_encoder_decoder", False):
