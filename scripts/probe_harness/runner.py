@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 from .capture import error_text, training_capture
@@ -95,10 +96,18 @@ def run_workload(model_type: str, kind: str, auto_class: str, workload: str) -> 
             return {**head, **cached_capture(model, kind, base)}
         return {**head, **capture_at_lengths(lambda n: (model, task_inputs(model, kind, n)), LENGTHS)}
     except Exception as exc:  # noqa: BLE001 - the probe's inputs do not fit the model
-        return {**head, "outcome": "not_run", "error": clean_setup(exc)}
+        return {**head, "outcome": "not_run", "error": clean_setup(model, exc)}
 
 
-def clean_setup(exc: BaseException) -> str:
+_REQUIRED = re.compile(r"forward\(\) missing \d+ required positional arguments?: '(\w+)'")
+
+
+def clean_setup(model: Any, exc: BaseException) -> str:
+    """Why the model did not run eagerly; a forward that needs more than one step's inputs says which."""
+    required = _REQUIRED.search(str(exc))
+    if required:  # Sam2VideoModel: an inference session that carries the video's frames and memory across calls
+        return (f"{type(model).__name__}.forward needs `{required.group(1)}`: a stateful session across calls, "
+                f"not a single forward on the task's inputs ({error_text(exc)})")
     return "the model did not run eagerly on its inputs before any capture: " + error_text(exc)
 
 
