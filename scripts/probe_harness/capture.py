@@ -46,7 +46,7 @@ def operator_name(target: Any) -> str | None:
         overload = str(target._overloadname)
         return name if overload == "default" else f"{name}.{overload}"
     if isinstance(target, torch._ops.HigherOrderOperator):
-        return f"higher_order::{target.name()}"
+        return f"higher_order::{target._name}"
     return None
 
 
@@ -94,7 +94,7 @@ def decomposed_operators(program: Any, kwargs: dict[str, Any]) -> dict[str, Any]
     module = program.module()
     try:
         traced = make_fx(lambda *values: module(**dict(zip(keys, values, strict=True))),
-                         decomposition_table=core_aten_decompositions())(*kwargs.values())
+                         decomposition_table=dict(core_aten_decompositions()))(*kwargs.values())
         return {"operators": sorted(graph_operators(traced.graph)), "decomposed_by": "make_fx"}
     except Exception as exc:  # noqa: BLE001
         return {"operators": sorted(graph_operators(program.graph)), "decompose_error": error_text(exc)}

@@ -18,8 +18,9 @@ GROWTH = 1.1
 CARRIED = ("model_class", "experts_implementation", "inputs", "lengths", "cache", "cache_note", "loss", "outcome",
            "error", "graphs", "backward_graphs", "graph_breaks", "breaks", "dynamo_error", "nodes", "nodes_from")
 MEANING = ("Each workload is captured on a CPU from a tiny random-initialised model (its real config class, made "
-           "small), batch 1, at the lengths given; it is not a compile on Neuron and says nothing about "
-           "performance or support. Operators are compared with torch-xla's lowering list.")
+           "small), batch 1 (batch 2 for training where train-mode BatchNorm needs it: the input shapes show it), "
+           "at the lengths given; it is not a compile on Neuron and says nothing about performance or support. "
+           "Operators are compared with torch-xla's lowering list.")
 
 
 def grows(nodes: dict[str, int]) -> bool | None:

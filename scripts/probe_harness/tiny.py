@@ -18,7 +18,8 @@ TINY: dict[str, int] = {
     "num_local_experts": 4, "num_experts": 4, "n_routed_experts": 4, "num_experts_per_tok": 2,
     "q_lora_rank": 32, "kv_lora_rank": 16, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16,
     "image_size": 64, "num_mel_bins": 16, "max_source_positions": 64, "max_target_positions": 64,
-    "first_k_dense_replace": 1, "rotary_dim": 8,
+    "first_k_dense_replace": 1, "rotary_dim": 8, "vocab_size_per_layer_input": 512, "hidden_size_per_layer_input": 16,
+    "depth": 2,
 }
 SUB_CONFIGS = ("text_config", "vision_config", "audio_config", "encoder", "decoder", "speech_config",
                "backbone_config", "vq_config")  # fmt: skip
@@ -38,6 +39,7 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
         if _is_int(value) and value > tiny:
             out[key] = tiny
     _fit_architecture_quirks(values, out)
+    _fit_unset_and_derived_sizes(values, out)
     if isinstance(values.get("num_heads"), list):
         out.pop("embed_dim", None)  # Swin-like stages: heads per stage must divide the stage widths
         out.pop("hidden_size", None)  # and the last stage's width is derived from embed_dim
@@ -46,12 +48,20 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
     _shrink_expert_groups(values, out)
     if _is_int(values.get("kv_lora_rank")) and _is_int(out.get("num_attention_heads")):
         out["num_key_value_heads"] = out["num_attention_heads"]  # MLA: one latent per attention head
+    _keep_kv_sharing(values, out)
     _fit_layer_lists(values, out)
+    _fit_block_indexes(values, out)
     for key in SUB_CONFIGS:
         if isinstance(values.get(key), dict):
             nested = shrink(values[key])
             if nested:
                 out[key] = {**values[key], **nested}
+    _project_vision_to_text(out)
+    _fit_vision_projection(values, out)
+    _fit_prompt_encoder(values, out)
+    vision = out.get("vision_config")
+    if values.get("image_grid_pinpoints") and isinstance(vision, dict) and _is_int(vision.get("image_size")):
+        out["image_grid_pinpoints"] = [[vision["image_size"]] * 2]  # LLaVA-NeXT tiles: one tile of the tiny image
     _shrink_token_ids(values, out)
     return out
 
@@ -94,8 +104,79 @@ def _fit_layer_lists(values: dict[str, Any], out: dict[str, Any]) -> None:
                 out[key] = value[:layers]
     if "attention_types" in values and "num_layers" in out:  # GPT-Neo: [[pattern, repeats]] must sum to the layers
         out["attention_types"] = [[["global", "local"], out["num_layers"] // 2]]
-    if isinstance(values.get("layer_types"), list) and _is_int(layers):
+    if isinstance(values.get("layer_types"), list) and _is_int(layers) and "layer_types" not in out:
         out["layer_types"] = values["layer_types"][:layers]
+
+
+def _fit_block_indexes(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Lists of block indexes (Qwen2.5-VL's full-attention blocks, Qwen3-VL's deepstack blocks, SAM's global-attention
+    blocks, Mllama's intermediate and cross-attention layers) must name blocks of the tiny depth: the ones kept, else the last block."""
+    depth = out.get("depth", out.get("num_hidden_layers"))
+    if not _is_int(depth):
+        return
+    for key, value in values.items():
+        if key.endswith(("_indexes", "layers_indices", "cross_attention_layers")) and isinstance(value, list) and value \
+                and all(_is_int(v) for v in value):
+            out[key] = [v for v in value if v < depth] or [depth - 1]
+    kept = out.get("intermediate_layers_indices")
+    if isinstance(kept, list) and _is_int(values.get("vision_output_dim")) and _is_int(out.get("hidden_size")):
+        out["vision_output_dim"] = out["hidden_size"] * (len(kept) + 1)  # Mllama: last + intermediate layers
+
+
+def _project_vision_to_text(out: dict[str, Any]) -> None:
+    """A vision or audio tower whose output projects to the language model (Qwen-VL's out_hidden_size, Qwen3-ASR's
+    output_dim) projects to the tiny text width."""
+    text = out.get("text_config")
+    width = text.get("hidden_size") if isinstance(text, dict) else None
+    for key, field in (("vision_config", "out_hidden_size"), ("audio_config", "output_dim")):  # Qwen3-ASR's too
+        tower = out.get(key)
+        if isinstance(tower, dict) and _is_int(tower.get(field)) and _is_int(width):
+            tower[field] = width
+
+
+def _fit_vision_projection(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Image features must come out at the sizes the language model and the image tokens expect."""
+    vision, text = out.get("vision_config"), out.get("text_config")
+    width = text.get("hidden_size") if isinstance(text, dict) else None
+    has_image_token = any(k in values for k in ("image_token_id", "image_token_index"))
+    if has_image_token and _is_int(values.get("projection_dim")) and _is_int(width):
+        out["projection_dim"] = width  # PaliGemma projects the vision tower to projection_dim, copied to its vision config
+    if not isinstance(vision, dict):
+        return
+    patch, size = vision.get("patch_size"), vision.get("image_size")
+    if _is_int(values.get("mm_tokens_per_image")) and _is_int(patch) and _is_int(size):
+        patches = size // patch  # Gemma 3 average-pools the patch grid to mm_tokens_per_image tokens
+        side = patches // 2 if patches % 2 == 0 else 1
+        out["mm_tokens_per_image"] = side * side
+    ratio = vision.get("pixel_shuffle_ratio")
+    if isinstance(ratio, float) and _is_int(vision.get("projector_input_dim")) and _is_int(vision.get("hidden_size")):
+        hidden = vision["hidden_size"]  # Llama 4: pixel shuffle, then an MLP from hidden_size / ratio**2
+        vision["intermediate_size"] = int(hidden / ratio**2)
+        for key in ("projector_input_dim", "projector_output_dim", "vision_output_dim"):
+            if _is_int(vision.get(key)):
+                vision[key] = hidden
+
+
+def _fit_prompt_encoder(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """SAM's prompt encoder embeds prompts on the vision tower's patch grid: the tiny image's grid."""
+    prompt, vision = values.get("prompt_encoder_config"), out.get("vision_config")
+    if not (isinstance(prompt, dict) and isinstance(vision, dict) and _is_int(vision.get("image_size"))
+            and _is_int(vision.get("patch_size")) and _is_int(prompt.get("image_size"))):
+        return
+    out["prompt_encoder_config"] = {**prompt, "image_size": vision["image_size"],
+                                    "image_embedding_size": vision["image_size"] // vision["patch_size"]}
+
+
+def _keep_kv_sharing(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Cross-layer KV sharing (Gemma 3n: the last `num_kv_shared_layers` reuse an earlier layer's cache): the tiny
+    model keeps one producing and one consuming layer of each attention type, in the default's order."""
+    shared, types = values.get("num_kv_shared_layers"), values.get("layer_types")
+    if not (_is_int(shared) and shared > 0 and isinstance(types, list) and types):
+        return
+    kinds = list(dict.fromkeys(types))
+    out["num_hidden_layers"] = 2 * len(kinds)
+    out["layer_types"] = kinds + kinds
+    out["num_kv_shared_layers"] = len(kinds)
 
 
 def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> None:
@@ -115,9 +196,40 @@ def _fit_architecture_quirks(values: dict[str, Any], out: dict[str, Any]) -> Non
         out["window_size"] = 2  # Swin-like: windows that tile every stage of a 64-pixel image (16, 8, 4, 2 patches)
     if "vocab_size" in values and values["vocab_size"] is None:
         out["vocab_size"] = TINY["vocab_size"]  # ESM leaves it unset (its tokenizer sets it): no embedding without
+        if values.get("pad_token_id") is None:
+            out["pad_token_id"] = 1  # and its padding id with it (<pad> is 1 in ESM's vocabulary)
+    if _is_int(values.get("coordinate_size")) and _is_int(values.get("shape_size")) and "hidden_size" in out:
+        hidden = out["hidden_size"]  # LayoutLMv3: 4 coordinate + 2 shape embeddings concatenated to hidden_size
+        out["shape_size"] = hidden // 8
+        out["coordinate_size"] = (hidden - 2 * out["shape_size"]) // 4
     experts = next((values[k] for k in EXPERT_COUNTS if _is_int(values.get(k))), None)
     if experts is not None and values.get("num_experts_per_tok", 0) is None:
         out["num_experts_per_tok"] = 2  # DeepSeek V2's default leaves it unset: its router cannot run
+
+
+def _fit_unset_and_derived_sizes(values: dict[str, Any], out: dict[str, Any]) -> None:
+    """Fields a default leaves unset that the modeling code reads, and sizes another tiny size derives."""
+    if "head_dim" in values and values["head_dim"] is None and _is_int(out.get("hidden_size")) \
+            and _is_int(out.get("num_attention_heads")):  # HunYuan reads head_dim as set: the value it stands for
+        out["head_dim"] = out["hidden_size"] // out["num_attention_heads"]
+    if "num_key_value_heads" in values and values["num_key_value_heads"] is None and "num_attention_heads" in out:
+        out["num_key_value_heads"] = TINY["num_key_value_heads"]  # Nemotron leaves it unset and divides by it
+    if _is_int(values.get("embedding_size")) and "trigram_input" in values and "hidden_size" in out:
+        out["embedding_size"] = out["hidden_size"] // 2  # MobileBERT projects hidden_size - embedding_size
+    if all(_is_int(values.get(k)) for k in ("expand", "num_heads", "head_dim", "hidden_size")) and "n_groups" in values:
+        heads = out.get("hidden_size", values["hidden_size"]) * values["expand"] // out.get("head_dim", values["head_dim"])
+        out["num_heads"] = heads  # Mamba 2: hidden_size * expand == num_heads * head_dim
+        if _is_int(values["n_groups"]) and heads % values["n_groups"]:
+            out["n_groups"] = 1
+    attention = values.get("attn_config")
+    rope = values.get("rope_parameters")
+    if isinstance(attention, dict) and "rope_theta" not in attention and isinstance(rope, dict) \
+            and "rope_theta" in rope:  # DBRX reads attn_config.rope_theta, as its checkpoints' config.json carry it
+        out["attn_config"] = {**attention, "rope_theta": rope["rope_theta"]}
+        if attention.get("clip_qkv") is None:  # DBRX clamps q/k/v to +-clip_qkv without checking it is set
+            out["attn_config"]["clip_qkv"] = 8  # as DBRX's published checkpoints set it
+    if _is_int(values.get("num_queries")) and isinstance(values.get("feat_strides"), list):
+        out["num_queries"] = 16  # RT-DETR picks its queries among the encoder's tokens: a 64-pixel image has 84
 
 
 def _shrink_expert_groups(values: dict[str, Any], out: dict[str, Any]) -> None:
@@ -142,7 +254,30 @@ def tiny_overrides(model_type: str) -> tuple[dict[str, Any], dict[str, Any]]:
     default = AutoConfig.for_model(model_type)
     values = default.to_dict()
     overrides = shrink(values)
+    _fit_mrope_sections(default, overrides)
     return overrides, changed_fields(values, overrides)
+
+
+def _fit_mrope_sections(default: Any, overrides: dict[str, Any]) -> None:
+    """Multimodal RoPE (Qwen-VL, GLM-4V) splits the rotary half of each head into temporal, height and width
+    sections; checkpoints set rope_parameters.mrope_section, the modeling code falls back to the full-size split.
+    The tiny model gets a split of its own rotary half, as even as it goes."""
+    subs = [(None, default)] + [(k, getattr(default, k)) for k in SUB_CONFIGS if hasattr(default, k)]
+    for key, sub in subs:
+        if "mrope_section" not in getattr(type(sub), "ignore_keys_at_rope_validation", ()):
+            continue
+        target = overrides if key is None else overrides.get(key)
+        if not isinstance(target, dict):
+            continue
+        merged = {**sub.to_dict(), **target} if key is None else target
+        rope = dict(merged.get("rope_parameters") or {})
+        heads, hidden = merged.get("num_attention_heads"), merged.get("hidden_size")
+        head_dim = merged.get("head_dim") or (hidden // heads if _is_int(hidden) and _is_int(heads) else None)
+        if not _is_int(head_dim):
+            continue
+        half = int(head_dim * rope.get("partial_rotary_factor", merged.get("partial_rotary_factor") or 1.0)) // 2
+        rope["mrope_section"] = [half // 3 + (1 if i < half % 3 else 0) for i in range(3)]
+        target["rope_parameters"] = rope
 
 
 def changed_fields(values: dict[str, Any], overrides: dict[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -8,6 +8,7 @@ sequence lengths where the model has one, so a graph that grows with the length 
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,7 @@ KINDS: tuple[tuple[str, str, str], ...] = (
     ("decoder", "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
     ("vision", "MODEL_FOR_IMAGE_CLASSIFICATION_MAPPING_NAMES", "AutoModelForImageClassification"),
     ("audio", "MODEL_FOR_CTC_MAPPING_NAMES", "AutoModelForCTC"),
+    ("seq2seq", "MODEL_FOR_TEXT_TO_WAVEFORM_MAPPING_NAMES", "AutoModelForTextToWaveform"),  # MusicGen: text to codes
 )
 BASE = ("base", "MODEL_MAPPING_NAMES", "AutoModel")
 EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts")
@@ -37,13 +39,31 @@ def kind_of(model_type: str) -> tuple[str, str]:
     from transformers.models.auto import modeling_auto
 
     for kind, mapping, auto_class in KINDS:
-        if model_type in getattr(modeling_auto, mapping, {}):
+        if model_type in getattr(modeling_auto, mapping, {}) and takes_its_config(model_type, mapping):
             return kind, auto_class
     return BASE[0], BASE[2]
 
 
+def takes_its_config(model_type: str, mapping: str) -> bool:
+    """The head class is built from the model type's whole config, not from one of its sub-configs (MusicGen's causal
+    LM head takes only its decoder's config: its text-to-waveform model takes the whole one)."""
+    import transformers
+    from transformers import AutoConfig
+
+    try:
+        head = getattr(transformers, getattr(transformers.models.auto.modeling_auto, mapping)[model_type])
+        config_class = type(AutoConfig.for_model(model_type))
+    except Exception:  # noqa: BLE001 - cannot tell: the mapping's word stands
+        return True
+    declared = getattr(head, "config_class", None)
+    return declared not in (getattr(config_class, "sub_configs", None) or {}).values()
+
+
 def is_moe(config: Any) -> bool:
-    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    try:
+        text = config.get_text_config(decoder=True) if hasattr(config, "get_text_config") else config
+    except ValueError:  # several text configs (MusicGen: text encoder and decoder)
+        text = config
     return any(isinstance(getattr(text, f, None), int) and getattr(text, f) > 1 for f in EXPERT_FIELDS)
 
 
@@ -80,7 +100,7 @@ def build_model(model_type: str, auto_class: str, use_cache: bool, eager_experts
     except ValueError as exc:
         if auto_class == BASE[2] or "Unrecognized configuration class" not in str(exc):
             raise
-        model = transformers.AutoModel.from_config(config, **kwargs)  # no task head for this config class
+        model = transformers.AutoModel.from_config(config, **kwargs)  # type: ignore[no-untyped-call]  # no task head
     return model.eval(), changed
 
 
@@ -96,7 +116,10 @@ def _generator() -> Any:
 def text_ids(config: Any, length: int) -> Any:
     import torch
 
-    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    try:
+        text = config.get_text_config(decoder=True) if hasattr(config, "get_text_config") else config
+    except ValueError:  # several text configs (MusicGen: text encoder and decoder)
+        text = config
     vocab = getattr(text, "vocab_size", None) or 100
     return torch.randint(4, max(5, min(vocab, 100)), (1, length), generator=_generator())
 
@@ -123,33 +146,102 @@ def forward_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
 
     config = model.config
     name = getattr(model, "main_input_name", "input_ids")
-    if kind == "speech_seq2seq" or name == "input_features":
-        bins = getattr(config, "num_mel_bins", None) or getattr(config, "feature_size", 80)
+    accepted = inspect.signature(model.forward).parameters
+    if name == "input_features" or (kind == "speech_seq2seq" and name != "input_values"):
         frames = 2 * config.max_source_positions if hasattr(config, "max_source_positions") else 128
-        inputs = {"input_features": torch.rand(1, bins, frames, generator=_generator())}
-        if getattr(config, "is_encoder_decoder", False):
+        audio = getattr(config, "audio_config", None)
+        window = getattr(audio, "n_window", None)
+        if isinstance(window, int) and window > 0:  # Qwen3-ASR's encoder takes whole windows of 2 * n_window frames
+            frames = 2 * window * max(1, frames // (2 * window))
+        stacked = getattr(config, "feature_projection_input_dim", None)
+        if isinstance(stacked, int):  # w2v-BERT / SeamlessM4T: (frames, stacked filter banks), frames last but one
+            features = torch.rand(1, frames, stacked, generator=_generator())
+        else:  # Whisper-like: (mel bins, frames)
+            bins: int = getattr(config, "num_mel_bins", None) or getattr(audio, "num_mel_bins", None) \
+                or getattr(config, "feature_size", None) or 80
+            features = torch.rand(1, bins, frames, generator=_generator())
+        inputs = {"input_features": features}
+        if hasattr(model, "get_audio_features") and isinstance(getattr(config, "audio_token_id", None), int):
+            return audio_token_inputs(model, features, length)
+        if getattr(config, "is_encoder_decoder", False) or "decoder_input_ids" in accepted:
             inputs["decoder_input_ids"] = text_ids(config, length)
         return inputs
+    if name == "pixel_values" and "spatial_shapes" in accepted:
+        return patch_inputs(config)
     if name == "pixel_values":
         return {"pixel_values": pixel_values(config)}
     if name == "input_values":
         if hasattr(config, "num_mel_bins") and hasattr(config, "max_length"):
             return {"input_values": torch.rand(1, config.max_length, config.num_mel_bins, generator=_generator())}
-        return {"input_values": torch.rand(1, 250 * length, generator=_generator())}  # 16 kHz audio
+        inputs = {"input_values": torch.rand(1, 250 * length, generator=_generator())}  # 16 kHz audio
+        if getattr(config, "is_encoder_decoder", False):  # SpeechT5: speech encoder, text decoder
+            inputs["decoder_input_ids"] = text_ids(config, length)
+        return inputs
+    return text_inputs(model, kind, length)
+
+
+def text_inputs(model: Any, kind: str, length: int) -> dict[str, Any]:
+    """Token ids and mask, with what the forward also takes: decoder ids, the image of dual encoders, page boxes."""
+    import torch
+
+    config = model.config
+    accepted = inspect.signature(model.forward).parameters
     ids = text_ids(config, length)
     inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
     if getattr(config, "is_encoder_decoder", False):
         inputs["decoder_input_ids"] = ids.clone()
+        codebooks = getattr(getattr(config, "decoder", None), "num_codebooks", None)
+        if isinstance(codebooks, int):  # MusicGen: one row of audio codes per codebook
+            inputs["decoder_input_ids"] = ids.repeat(codebooks, 1)
     if getattr(config, "vision_config", None) is not None and kind != "multimodal":
         inputs["pixel_values"] = pixel_values(config)  # dual encoders (CLIP, SigLIP) take both
+    if "bbox" in accepted:  # document models (LayoutLM): one box per token, 0-1000 page coordinates
+        corner = torch.randint(0, 500, (1, length, 2), generator=_generator())
+        inputs["bbox"] = torch.cat([corner, corner + 100], dim=-1)
+    if getattr(config, "visual_embed", False) and "pixel_values" in accepted:  # LayoutLMv3: the page image too
+        size = int(getattr(config, "input_size", 224))
+        inputs["pixel_values"] = torch.rand(1, getattr(config, "num_channels", 3), size, size, generator=_generator())
     return inputs
+
+
+def audio_token_inputs(model: Any, features: Any, length: int) -> dict[str, Any]:
+    """Audio language models (Qwen3-ASR): filter banks, their mask, and as many audio tokens in the prompt as the
+    audio tower makes features."""
+    import torch
+
+    config = model.config
+    accepted = inspect.signature(model.forward).parameters
+    mask_key = next((k for k in ("input_features_mask", "feature_attention_mask") if k in accepted), None)
+    audio: dict[str, Any] = {"input_features": features}
+    if mask_key:
+        audio[mask_key] = torch.ones(1, features.shape[-1], dtype=torch.long)
+    with torch.no_grad():
+        embedded = model.get_audio_features(**audio)
+    embedded = getattr(embedded, "pooler_output", embedded)
+    count = int(embedded.reshape(-1, embedded.shape[-1]).shape[0])
+    ids = torch.cat([torch.full((1, count), config.audio_token_id), text_ids(config, length)], dim=1)
+    return {"input_ids": ids, "attention_mask": torch.ones_like(ids), **audio}
+
+
+def patch_inputs(config: Any) -> dict[str, Any]:
+    """NaFlex vision towers (SigLIP 2): the image as flattened patches with their mask and grid shape."""
+    import torch
+
+    vision = getattr(config, "vision_config", None) or config
+    patch = int(vision.patch_size)
+    side = max(1, image_size(vision) // patch)
+    channels = getattr(vision, "num_channels", 3)
+    return {"pixel_values": torch.rand(1, side * side, channels * patch * patch, generator=_generator()),
+            "pixel_attention_mask": torch.ones(1, side * side, dtype=torch.long),
+            "spatial_shapes": torch.tensor([[side, side]])}
 
 
 _FEATURES = re.compile(r"features:? (\d+)")
 
 
 def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
-    """An image plus `length` text tokens, with as many image tokens as the vision tower makes features."""
+    """An image plus `length` text tokens, with as many image tokens as the vision tower makes features, and the
+    token-type ids the forward takes, as the model's processor makes them."""
     import torch
 
     config = model.config
@@ -157,17 +249,70 @@ def multimodal_inputs(model: Any, length: int) -> dict[str, Any]:
                   isinstance(getattr(config, k, None), int)), None)
     if token is None:
         raise ValueError("the config names no image token")
-    pixels = pixel_values(config)
-    count = image_feature_count(model, pixels)
+    if "cross_attention_mask" in inspect.signature(model.forward).parameters:
+        return cross_attention_inputs(model, token, length)
+    image = image_inputs(model)
+    count = image_feature_count(model, image)
     ids = torch.cat([torch.full((1, count), token), text_ids(config, length)], dim=1)
-    return {"input_ids": ids, "attention_mask": torch.ones_like(ids), "pixel_values": pixels}
+    inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids), **image}
+    accepted = inspect.signature(model.forward).parameters
+    image_mask = (ids == token).long()
+    if "mm_token_type_ids" in accepted:  # Qwen-VL: 1 on image tokens (its multimodal RoPE reads it)
+        inputs["mm_token_type_ids"] = image_mask
+    if "token_type_ids" in accepted:  # Gemma 3: 1 on image tokens; PaliGemma: the image is the prefix (0)
+        inputs["token_type_ids"] = image_mask if hasattr(config, "mm_tokens_per_image") else 1 - image_mask
+    return inputs
 
 
-def image_feature_count(model: Any, pixels: Any) -> int:
+def cross_attention_inputs(model: Any, token: int, length: int) -> dict[str, Any]:
+    """Mllama: the text attends to the image through cross-attention layers; one image token, one image of
+    one tile (of max_num_tiles) with its aspect-ratio id and the cross-attention mask, as its processor makes them."""
+    import torch
+
+    config = model.config
+    tiles = getattr(config.vision_config, "max_num_tiles", 1)
+    pixels = pixel_values(config)
+    ids = torch.cat([torch.full((1, 1), token), text_ids(config, length)], dim=1)
+    valid = torch.zeros(1, 1, tiles, dtype=torch.long)
+    valid[..., 0] = 1
+    tiled = torch.zeros(1, 1, tiles, *pixels.shape[1:])
+    tiled[:, :, 0] = pixels
+    return {"input_ids": ids, "attention_mask": torch.ones_like(ids), "pixel_values": tiled,
+            "aspect_ratio_ids": torch.tensor([[1]]), "aspect_ratio_mask": valid,
+            "cross_attention_mask": valid.unsqueeze(1).expand(1, ids.shape[1], 1, tiles).clone()}
+
+
+def image_inputs(model: Any) -> dict[str, Any]:
+    """One image the way the model's processor hands it over: flattened patches with their grid (Qwen-VL, GLM-4V:
+    a vision config with temporal_patch_size), image tiles with the image size (LLaVA-NeXT: image_grid_pinpoints),
+    or an image tensor, with `image_sizes` where get_image_features takes it (Pixtral-based Mistral 3)."""
+    import torch
+
+    config = model.config
+    vision = getattr(config, "vision_config", None) or config
+    takes = inspect.signature(model.get_image_features).parameters
+    if isinstance(getattr(vision, "temporal_patch_size", None), int):
+        merge = getattr(vision, "spatial_merge_size", 1) or 1
+        side = 2 * merge  # a 2x2 grid of merged patches
+        channels = getattr(vision, "in_channels", None) or getattr(vision, "num_channels", 3)
+        width = channels * vision.temporal_patch_size * vision.patch_size**2
+        return {"pixel_values": torch.rand(side * side, width, generator=_generator()),
+                "image_grid_thw": torch.tensor([[1, side, side]])}
+    pixels = pixel_values(config)
+    size = int(pixels.shape[-1])
+    image: dict[str, Any] = {"pixel_values": pixels}
+    if getattr(config, "image_grid_pinpoints", None):  # the base tile plus one tile of the best resolution
+        image["pixel_values"] = torch.stack([pixels[0], pixels[0]]).unsqueeze(0)
+    if "image_sizes" in takes or getattr(config, "image_grid_pinpoints", None):
+        image["image_sizes"] = torch.tensor([[size, size]])
+    return image
+
+
+def image_feature_count(model: Any, image: dict[str, Any]) -> int:
     import torch
 
     with torch.no_grad():
-        features = model.get_image_features(pixel_values=pixels)
+        features = model.get_image_features(**image)
     if hasattr(features, "pooler_output") and features.pooler_output is not None:
         features = features.pooler_output
     if isinstance(features, (list, tuple)):

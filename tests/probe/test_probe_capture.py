@@ -61,3 +61,21 @@ def test_an_unknown_model_type_is_recorded_as_not_built(probe):
     result = probe.probe_model("no_such_model_type", timeout=120, memory_gb=8)
     assert result["built"] is False
     assert "no_such_model_type" in result["reason"]
+
+
+def test_qwen_vl_gets_flattened_patches_a_grid_and_one_image_token_per_merged_patch(probe):
+    from probe_harness.workloads import build_model, multimodal_inputs
+
+    model, _ = build_model("qwen2_vl", "AutoModelForImageTextToText", use_cache=False, eager_experts=False)
+    inputs = multimodal_inputs(model, 16)
+    vision = model.config.vision_config
+    grid = inputs["image_grid_thw"].tolist()
+    assert grid == [[1, 4, 4]] and inputs["pixel_values"].shape == (16, 3 * 2 * vision.patch_size**2)
+    image_tokens = int((inputs["input_ids"] == model.config.image_token_id).sum())
+    assert image_tokens == 16 // vision.spatial_merge_size**2 == int(inputs["mm_token_type_ids"].sum())
+
+
+def test_a_recurrent_models_missing_decode_reads_as_the_models_state_not_the_probe(probe):
+    result = _workload("mamba", "decode")
+    assert result["outcome"] == "not_run" and "keeps a recurrent state" in result["error"], result
+    assert "probe" not in result["error"]

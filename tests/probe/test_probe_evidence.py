@@ -339,3 +339,60 @@ def test_tiny_configs_keep_derived_fields_consistent():
     assert detr["use_timm_backbone"] is False and detr["backbone_config"]["model_type"] == "resnet"
     deepseek_v2 = tiny.shrink({"n_routed_experts": 64, "num_experts_per_tok": None})
     assert deepseek_v2["num_experts_per_tok"] == 2
+
+
+def test_tiny_configs_set_what_the_modeling_code_reads_and_derives():
+    tiny = _harness("tiny")
+    hunyuan = tiny.shrink({"hidden_size": 4096, "num_attention_heads": 32, "head_dim": None})
+    assert hunyuan["head_dim"] == hunyuan["hidden_size"] // hunyuan["num_attention_heads"] == 16
+    nemotron = tiny.shrink({"hidden_size": 6144, "num_attention_heads": 48, "num_key_value_heads": None})
+    assert nemotron["num_key_value_heads"] == 2
+    mobilebert = tiny.shrink({"hidden_size": 512, "embedding_size": 128, "trigram_input": True})
+    assert 0 < mobilebert["embedding_size"] < mobilebert["hidden_size"]
+    mamba2 = tiny.shrink({"hidden_size": 4096, "expand": 2, "num_heads": 128, "head_dim": 64, "n_groups": 8})
+    assert mamba2["hidden_size"] * 2 == mamba2["num_heads"] * mamba2["head_dim"]
+    dbrx = tiny.shrink({"d_model": 6144, "attn_config": {"kv_n_heads": 1, "clip_qkv": None},
+                        "rope_parameters": {"rope_theta": 10000.0}})
+    assert dbrx["attn_config"] == {"kv_n_heads": 1, "clip_qkv": 8, "rope_theta": 10000.0}
+    layoutlmv3 = tiny.shrink({"hidden_size": 768, "coordinate_size": 128, "shape_size": 128})
+    assert 4 * layoutlmv3["coordinate_size"] + 2 * layoutlmv3["shape_size"] == layoutlmv3["hidden_size"]
+
+
+def test_tiny_kv_sharing_keeps_a_producing_layer_for_each_consumed_type():
+    tiny = _harness("tiny")
+    types = (["sliding_attention"] * 4 + ["full_attention"]) * 7
+    out = tiny.shrink({"num_hidden_layers": 35, "num_kv_shared_layers": 15, "layer_types": types,
+                       "activation_sparsity_pattern": [0.95] * 10 + [0.0] * 25})
+    first_shared = out["num_hidden_layers"] - out["num_kv_shared_layers"]
+    assert set(out["layer_types"][:first_shared]) == set(out["layer_types"]) == set(types)
+    assert len(out["activation_sparsity_pattern"]) == out["num_hidden_layers"] == 4
+
+
+def test_tiny_vision_towers_fit_the_tiny_language_model():
+    tiny = _harness("tiny")
+    qwen = tiny.shrink({"image_token_id": 151655, "text_config": {"hidden_size": 3584, "vocab_size": 152064},
+                        "vision_config": {"depth": 32, "hidden_size": 1280, "out_hidden_size": 3584,
+                                          "fullatt_block_indexes": [7, 15, 23, 31]}})
+    vision = qwen["vision_config"]
+    assert vision["depth"] == 2 and vision["fullatt_block_indexes"] == [1]
+    assert vision["out_hidden_size"] == qwen["text_config"]["hidden_size"] == 64
+    mllama = tiny.shrink({"vision_config": {"num_hidden_layers": 32, "hidden_size": 1280, "vision_output_dim": 7680,
+                                            "intermediate_layers_indices": [3, 7, 15, 23, 30]},
+                          "text_config": {"num_hidden_layers": 40, "cross_attention_layers": [3, 8, 13]}})
+    assert mllama["vision_config"]["vision_output_dim"] == 64 * 2 and mllama["text_config"]["cross_attention_layers"] == [1]
+    paligemma = tiny.shrink({"image_token_index": 257152, "projection_dim": 2048, "text_config": {"hidden_size": 2048},
+                             "vision_config": {"hidden_size": 1152}})
+    assert paligemma["projection_dim"] == 64
+    gemma3 = tiny.shrink({"mm_tokens_per_image": 256, "vision_config": {"image_size": 896, "patch_size": 14}})
+    assert gemma3["mm_tokens_per_image"] == 4  # a 4x4 patch grid pooled 2x2
+
+
+def test_tiny_multimodal_rope_sections_split_the_tiny_rotary_half():
+    pytest.importorskip("transformers")
+    tiny = _harness("tiny")
+    for model_type in ("qwen2_vl", "glm4v", "qwen3_5"):
+        overrides, _ = tiny.tiny_overrides(model_type)
+        text = overrides["text_config"]
+        head_dim = text.get("head_dim") or text["hidden_size"] // text["num_attention_heads"]
+        rope = text["rope_parameters"]
+        assert sum(rope["mrope_section"]) == int(head_dim * rope.get("partial_rotary_factor", 1.0)) // 2, model_type
