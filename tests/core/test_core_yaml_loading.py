@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from neuron_compat.loading.yaml_reader import MAX_ALIAS_USES, MAX_FILE_BYTES, MAX_NESTING, load_yaml_file
+from neuron_compat.loading.yaml_reader import (
+    MAX_ALIAS_USES,
+    MAX_FILE_BYTES,
+    MAX_NESTING,
+    MAX_SNAPSHOT_BYTES,
+    load_yaml_file,
+)
 
 
 def write(tmp_path: Path, data: bytes | str, name: str = "f.yaml") -> Path:
@@ -51,6 +57,22 @@ def test_oversized_file_is_refused_without_reading_it(tmp_path: Path) -> None:
     assert peak < 1024 * 1024  # the 20 MiB were never read
     assert problem is not None and problem.message == "file is 20.0 MiB; a registry file may be at most 1024 KiB"
     assert problem.line == 0
+
+
+def test_a_generated_upstream_snapshot_may_be_larger_than_a_registry_file(tmp_path: Path) -> None:
+    """registry/upstream/ holds script-written snapshots (the probe's grows with the model types): 4 MiB, not 1."""
+    body = b"a: 1\n" + b"#" * (2 * MAX_FILE_BYTES) + b"\n"
+    (tmp_path / "upstream").mkdir()
+    snapshot = tmp_path / "upstream" / "probe.yaml"
+    snapshot.write_bytes(body)
+    loaded, problem = load_yaml_file(snapshot)
+    assert problem is None and loaded is not None and loaded.data == {"a": 1}
+    family = write(tmp_path, body, "family.yaml")
+    _, refused = load_yaml_file(family)
+    assert refused is not None and refused.message == "file is 2.0 MiB; a registry file may be at most 1024 KiB"
+    snapshot.write_bytes(b"# " + b"x" * (MAX_SNAPSHOT_BYTES + 1))
+    _, too_big = load_yaml_file(snapshot)
+    assert too_big is not None and too_big.message == "file is 4.0 MiB; an upstream snapshot may be at most 4096 KiB"
 
 
 def test_file_at_the_size_limit_loads(tmp_path: Path) -> None:

@@ -46,10 +46,11 @@ def extract_registry(repo: Path, revision: str, registry_path: str, into: Path) 
 
 
 def _stream_archive(repo: Path, revision: str, registry_path: str, into: Path) -> None:
-    """`git archive` read as a stream, never held whole: each file is written with at most MAX_FILE_BYTES + 1
-    of its bytes (enough for the loader to refuse it as too large) at its real size, the rest skipped; the whole archive and
-    its number of entries are capped too. Links and devices go through tarfile's data filter."""
-    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
+    """`git archive` read as a stream, never held whole: each file is written with at most its size cap + 1 of its
+    bytes (yaml_reader.size_cap: enough for the loader to refuse it as too large) at its real size, the rest
+    skipped; the whole archive and its number of entries are capped too. Links and devices go through tarfile's
+    data filter."""
+    from neuron_compat.loading.yaml_reader import size_cap
 
     try:
         process = subprocess.Popen(["git", "-C", str(repo), "archive", "--format=tar", revision, "--", registry_path],
@@ -72,7 +73,7 @@ def _stream_archive(repo: Path, revision: str, registry_path: str, into: Path) -
                 source = tar.extractfile(member)
                 assert source is not None
                 with open(target, "wb") as out:
-                    out.write(source.read(MAX_FILE_BYTES + 1))  # the loader refuses a file this long...
+                    out.write(source.read(size_cap(target) + 1))  # the loader refuses a file this long...
                     out.truncate(member.size)  # ...and names its real size (the rest is a hole: no disk used)
     except tarfile.TarError as error:  # FilterError: a symlink to /etc/passwd or out of the tree, a device...
         raise UnsafeTree(f"{revision}: {error} (a registry holds plain files; nothing was read)") from None

@@ -21,6 +21,10 @@ from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read
 from neuron_compat.safeio.safe_text import value_error_reason
 
 MAX_FILE_BYTES = 1024 * 1024
+MAX_SNAPSHOT_BYTES = 4 * 1024 * 1024
+"""A generated snapshot under registry/upstream/ (written by a script, never by hand) may be larger: the probe's
+per-workload operator lists grow with the registry's model types (1.1 MiB at 169 of them)."""
+UPSTREAM_DIR = "upstream"
 MAX_ALIAS_USES = 16
 MAX_NESTING = 100  # libyaml's C composer recurses per level and crashes the process near 30,000 levels
 
@@ -181,6 +185,11 @@ def display_path(path: Path) -> str:
     return str(path) if relative.startswith("..") else relative
 
 
+def size_cap(path: Path) -> int:
+    """The most bytes a registry file at `path` may have: MAX_SNAPSHOT_BYTES under upstream/, else MAX_FILE_BYTES."""
+    return MAX_SNAPSHOT_BYTES if path.parent.name == UPSTREAM_DIR else MAX_FILE_BYTES
+
+
 def load_yaml_file(path: Path, display: str | None = None) -> tuple[LoadedYaml | None, Problem | None]:
     """Read and parse one YAML file. Returns the data, or the problem that stopped it."""
     shown = display or display_path(path)
@@ -188,12 +197,14 @@ def load_yaml_file(path: Path, display: str | None = None) -> tuple[LoadedYaml |
     def problem(message: str, hint: str = "", line: int = 0, column: int = 0) -> tuple[None, Problem]:
         return None, Problem(shown, line, column, "", message, hint, rule="yaml")
 
+    cap = size_cap(path)
     try:
-        raw = read_regular_file(path, MAX_FILE_BYTES)
+        raw = read_regular_file(path, cap)
     except FileTooLarge as error:
-        size = f"more than {MAX_FILE_BYTES / 1024 / 1024:.1f}" if error.grew else f"{error.size / 1024 / 1024:.1f}"
+        size = f"more than {cap / 1024 / 1024:.1f}" if error.grew else f"{error.size / 1024 / 1024:.1f}"
+        kind = "an upstream snapshot" if cap == MAX_SNAPSHOT_BYTES else "a registry file"
         return problem(
-            f"file is {size} MiB; a registry file may be at most {MAX_FILE_BYTES // 1024} KiB",
+            f"file is {size} MiB; {kind} may be at most {cap // 1024} KiB",
             "split it, or remove what does not belong in the registry",
         )
     except UnreadableFile as error:
