@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from neuron_compat.contributing.harvest_script import git, header, run
+from neuron_compat.contributing.harvest_script import configurations_file, git, header, run
 from neuron_compat.contributing.neuron_performance_pages import REPOSITORY, Context, read_page, table_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -73,13 +73,8 @@ def harvest(mirror: Path, revision: str, context: Context, today: dt.date) -> di
     for csv_path in csvs:
         if csv_path not in included and not csv_path.endswith("prices.csv"):
             not_recorded.append({"path": csv_path, "reason": "no performance page of this tag includes this table"})
-    return {
-        "source": "neuron-performance",
-        "description": DESCRIPTION,
-        "harvest": {"script": SCRIPT, "repository": REPOSITORY, "revision": revision, "taken": today},
-        "configurations": configurations,
-        "not_recorded": not_recorded,
-    }
+    return configurations_file("neuron-performance", DESCRIPTION, SCRIPT, REPOSITORY, revision, today, configurations,
+                               not_recorded)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,7 +20,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import HarvestError, git, header, read_releases, run
+from neuron_compat.contributing.harvest_script import (
+    HarvestError,
+    configurations_file,
+    git,
+    header,
+    read_releases,
+    run,
+)
 from neuron_compat.contributing.nxdi_contrib_readme import REPOSITORY, configuration_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -53,13 +60,8 @@ def harvest(git_dir: Path, revision: str, releases: list[tuple[str, dt.date]], t
         configurations.extend(entries)
         if why_not:
             not_recorded.append({"path": readme, "reason": why_not})
-    return {
-        "source": "nxdi-contrib",
-        "description": DESCRIPTION,
-        "harvest": {"script": SCRIPT, "repository": REPOSITORY, "revision": commit, "taken": today},
-        "configurations": configurations,
-        "not_recorded": not_recorded,
-    }
+    return configurations_file("nxdi-contrib", DESCRIPTION, SCRIPT, REPOSITORY, commit, today, configurations,
+                               not_recorded)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import HarvestError, git, header, run
+from neuron_compat.contributing.harvest_script import HarvestError, configurations_file, git, header, run
 from neuron_compat.contributing.optimum_neuron_benchmarks import (
     REPOSITORY,
     docs_entries,
@@ -90,14 +90,8 @@ def harvest(git_dir: Path, revision: str, today: dt.date) -> dict[str, Any]:
         configurations.extend(entries)
         if why_not:
             not_recorded.append({"path": f"{DOCS}/{page}", "reason": why_not})
-    return {
-        "source": "optimum-neuron-benchmarks",
-        "description": DESCRIPTION,
-        "harvest": {"script": SCRIPT, "repository": REPOSITORY, "revision": f"{revision} ({commit})",
-                    "taken": today},
-        "configurations": configurations,
-        "not_recorded": not_recorded,
-    }
+    return configurations_file("optimum-neuron-benchmarks", DESCRIPTION, SCRIPT, REPOSITORY, f"{revision} ({commit})", today, configurations,
+                               not_recorded)
 
 
 def main(argv: list[str] | None = None) -> int:

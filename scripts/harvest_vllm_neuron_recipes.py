@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import git, header, read_releases, run
+from neuron_compat.contributing.harvest_script import configurations_file, git, header, read_releases, run
 from neuron_compat.contributing.vllm_neuron_recipes import RECIPES, REPOSITORY, recipe_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -51,14 +51,8 @@ def harvest(git_dir: Path, revision: str, releases: list[tuple[str, dt.date]], t
         entries, skipped = recipe_entries(page, git(git_dir, "show", f"{commit}:{RECIPES}/{page}"), commit, releases)
         configurations.extend(entries)
         not_recorded.extend(skipped)
-    return {
-        "source": "vllm-neuron-recipes",
-        "description": DESCRIPTION,
-        "harvest": {"script": SCRIPT, "repository": REPOSITORY, "revision": f"{revision} ({commit})",
-                    "taken": today},
-        "configurations": configurations,
-        "not_recorded": not_recorded,
-    }
+    return configurations_file("vllm-neuron-recipes", DESCRIPTION, SCRIPT, REPOSITORY, f"{revision} ({commit})", today, configurations,
+                               not_recorded)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,6 +43,8 @@ def shrink(values: dict[str, Any]) -> dict[str, Any]:
     if isinstance(values.get("num_heads"), list):
         out.pop("embed_dim", None)  # Swin-like stages: heads per stage must divide the stage widths
         out.pop("hidden_size", None)  # and the last stage's width is derived from embed_dim
+    if isinstance(values.get("embed_dim_per_stage"), list):
+        out.pop("hidden_size", None)  # Hiera (SAM 2): the first stage's width, tied to the stages and the neck's channels
     if "qk_rope_head_dim" in values and "head_dim" in values:
         out["head_dim"] = out.get("qk_rope_head_dim", values["qk_rope_head_dim"])  # MLA: rotary part only
     _shrink_expert_groups(values, out)

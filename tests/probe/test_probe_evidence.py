@@ -339,6 +339,8 @@ def test_tiny_configs_keep_derived_fields_consistent():
     assert detr["use_timm_backbone"] is False and detr["backbone_config"]["model_type"] == "resnet"
     deepseek_v2 = tiny.shrink({"n_routed_experts": 64, "num_experts_per_tok": None})
     assert deepseek_v2["num_experts_per_tok"] == 2
+    hiera = tiny.shrink({"vision_config": {"backbone_config": {"hidden_size": 96, "embed_dim_per_stage": [96, 192]}}})
+    assert "hidden_size" not in hiera.get("vision_config", {}).get("backbone_config", {})  # SAM 2: tied to its stages
 
 
 def test_tiny_configs_set_what_the_modeling_code_reads_and_derives():

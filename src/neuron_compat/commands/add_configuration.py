@@ -22,7 +22,7 @@ from neuron_compat.commands.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
     add_registry_argument,
-    write_or_report,
+    write_registry_edit,
 )
 from neuron_compat.contract.models import SLUG_PATTERN
 from neuron_compat.contract.tested_configurations import EvidenceKind, Outcome
@@ -188,7 +188,6 @@ def _already_recorded(registry: Any, data: dict[str, Any], wanted_id: str | None
 
 
 def _record(args: argparse.Namespace, root: Path, data: dict[str, Any]) -> int:
-    from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
     from neuron_compat.contributing.shadow_registry import problems_the_edit_adds, validate_with_changes
     from neuron_compat.contributing.yaml_patch import TextEditError
     from neuron_compat.loading.problems import render_problems
@@ -269,13 +268,7 @@ def _record(args: argparse.Namespace, root: Path, data: dict[str, Any]) -> int:
         print(changed, file=sys.stderr)
         return EXIT_PROBLEMS
     path.parent.mkdir(exist_ok=True)
-    if not write_or_report(path, written, unchanged_from=raw):  # under the lock, just before the rename
-        return EXIT_PROBLEMS
-    print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
-    snapshot_note = refresh_after_edit(root)  # under the lock, like the write
-    if snapshot_note:
-        print(snapshot_note)
-    return EXIT_OK
+    return write_registry_edit(path, written, raw, shown, root)  # under the lock
 
 
 def _positive(text: str) -> int:

@@ -17,7 +17,7 @@ from neuron_compat.commands.common import (
     EXIT_PROBLEMS,
     EXIT_USAGE,
     add_registry_argument,
-    write_or_report,
+    write_registry_edit,
 )
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
 from neuron_compat.contributing.file_snapshot import ChangedWhileRunning, read_snapshot, unchanged_text
@@ -83,7 +83,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], attention: tuple[str, ...],
             hardware: str) -> int:
-    from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
     from neuron_compat.contributing.evidence_edit import Evidence, EvidenceError, NothingToDo, record_evidence
     from neuron_compat.contributing.shadow_registry import problems_the_edit_adds, validate_with_changes
     from neuron_compat.loading.loader import FAMILIES_DIR
@@ -142,13 +141,7 @@ def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], atten
             text.splitlines(keepends=True), edit.text.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
         print("(dry run: nothing written)")
         return EXIT_OK
-    if not write_or_report(path, written, unchanged_from=raw):  # under the lock, just before the rename
-        return EXIT_PROBLEMS
-    print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
-    snapshot_note = refresh_after_edit(root)  # under the lock, like the write
-    if snapshot_note:
-        print(snapshot_note)
-    return EXIT_OK
+    return write_registry_edit(path, written, raw, shown, root)  # under the lock
 
 
 class _RoutingParser(argparse.ArgumentParser):

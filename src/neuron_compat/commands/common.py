@@ -16,7 +16,7 @@ from neuron_compat.check.exit_codes import (
 from neuron_compat.safeio.atomic_write import WriteRefused, write_atomically
 
 __all__ = ["EXIT_FOR_STATUS", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREACHABLE", "EXIT_USAGE", "write_or_report",
-           "written_where"]
+           "write_registry_edit", "written_where"]
 
 DEFAULT_REGISTRY = Path("registry")
 
@@ -34,6 +34,20 @@ def write_or_report(path: Path, text: str, unchanged_from: bytes | None = None) 
         print(f"error: {written_where(error, path)}", file=sys.stderr)
         return False
     return True
+
+
+def write_registry_edit(path: Path, text: str, raw: bytes | None, shown: str, root: Path) -> int:
+    """The last step of an add-evidence edit, under the registry's lock: replace the file (unless it changed since
+    `raw` was read), say so, and rebuild the bundled snapshot when the registry is the checkout's. An exit status."""
+    from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
+
+    if not write_or_report(path, text, unchanged_from=raw):  # just before the rename
+        return EXIT_PROBLEMS
+    print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
+    snapshot_note = refresh_after_edit(root)  # under the lock, like the write
+    if snapshot_note:
+        print(snapshot_note)
+    return EXIT_OK
 
 
 def written_where(error: OSError, path: Path) -> str:

@@ -48,6 +48,18 @@ def read_releases(path: Path) -> list[tuple[str, dt.date]]:
     return [(str(release["version"]), release["date"]) for release in data["releases"]]
 
 
+def configurations_file(source: str, description: str, script: str, repository: str, revision: str, today: dt.date,
+                        configurations: list[dict[str, Any]], not_recorded: list[dict[str, str]]) -> dict[str, Any]:
+    """The body of a harvested configurations file, with the harvest record (script, repository, revision, date)."""
+    return {
+        "source": source,
+        "description": description,
+        "harvest": {"script": script, "repository": repository, "revision": revision, "taken": today},
+        "configurations": configurations,
+        "not_recorded": not_recorded,
+    }
+
+
 def header(script: str, what: str) -> str:
     """The generated file's first lines: the editor schema and who wrote it from what."""
     return ("# yaml-language-server: $schema=../schemas/configurations.schema.json\n"
