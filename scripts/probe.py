@@ -23,7 +23,7 @@ Needs the ``probe`` extra (CPU torch, transformers): ``pip install -e '.[probe]'
 Usage::
 
     python scripts/probe.py                        # every registry model type (resumes from --cache)
-    python scripts/probe.py --model-types gpt2 bert
+    python scripts/probe.py --model-types gpt2 bert  # probe these again; probe.yaml keeps every other model type
     python scripts/probe.py --render-only          # rewrite probe.yaml from the cache
     python scripts/probe.py --retry                # probe again what failed or timed out
     python scripts/probe.py --check                # fail if probe.yaml differs from a fresh run
@@ -176,6 +176,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     families = registry_model_types()
+    unknown = [mt for mt in args.model_types or [] if mt not in families]
+    if unknown:
+        print(f"error: --model-types: {', '.join(unknown)}: not a registry model type", file=sys.stderr)
+        return 2
+    if args.check and args.model_types:
+        print("error: --check probes every registry model type afresh; it takes no --model-types", file=sys.stderr)
+        return 2
+    named = set(args.model_types or [])  # probed again even when cached: naming them asks for a new result
     wanted = args.model_types or list(families)
     stamp = versions()
     if stamp["transformers"] != KNOWN_TRANSFORMERS:
@@ -188,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         warm_up()
         for model_type in wanted:
-            if model_type in cached and not (args.retry and failed(cached[model_type])):
+            if model_type in cached and model_type not in named and not (args.retry and failed(cached[model_type])):
                 continue
             began = time.monotonic()
             result = probe_model(model_type, args.timeout, args.memory_gb)
@@ -203,8 +211,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"probed {len(seconds)} model types in {time.monotonic() - start:.0f} s; per model type median "
                   f"{statistics.median(seconds.values()):.1f} s, slowest {max(seconds.values()):.1f} s "
                   f"({max(seconds, key=seconds.__getitem__)}); the others from {args.cache}", file=sys.stderr)
-    results = {mt: cached[mt] for mt in wanted if mt in cached}
-    pending = [mt for mt in wanted if mt not in cached]
+    # The output always covers every registry model type (the cache holds the ones not probed in this run), so
+    # probing a few never drops the others from probe.yaml.
+    results = {mt: cached[mt] for mt in families if mt in cached}
+    pending = [mt for mt in families if mt not in cached]
     if pending:
         print(f"{len(pending)} model types not probed yet (listed under not_probed; run again to resume)",
               file=sys.stderr)

@@ -36,6 +36,8 @@ def render_workload(raw: dict[str, Any], lowered: frozenset[str]) -> dict[str, A
     entry = {key: raw[key] for key in CARRIED if key in raw}
     if "breaks" in entry:
         entry["breaks"] = sorted(entry["breaks"], key=lambda b: (b["reason"], b["location"]))
+    if isinstance(entry.get("inputs"), dict):
+        entry["inputs"] = dict(sorted(entry["inputs"].items()))  # the same file whatever order the inputs were built in
     if "nodes" in entry:
         entry["nodes"] = {str(k): v for k, v in sorted(raw["nodes"].items(), key=lambda kv: int(kv[0]))}
         growth = grows(raw["nodes"]) if len(raw.get("lengths") or []) > 1 else None

@@ -22,7 +22,8 @@ TINY: dict[str, int] = {
     "depth": 2,
 }
 SUB_CONFIGS = ("text_config", "vision_config", "audio_config", "encoder", "decoder", "speech_config",
-               "backbone_config", "vq_config")  # fmt: skip
+               "backbone_config", "vq_config", "thinker_config", "talker_config", "token2wav_config",
+               "dit_config", "bigvgan_config")  # fmt: skip  (the last five: Qwen2.5-Omni's thinker, talker and vocoder)
 SPECIAL_IDS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_token_id", "sep_token_id")
 EXPERT_COUNTS = ("n_routed_experts", "num_local_experts", "num_experts")
 

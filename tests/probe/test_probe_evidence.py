@@ -398,3 +398,15 @@ def test_tiny_multimodal_rope_sections_split_the_tiny_rotary_half():
         head_dim = text.get("head_dim") or text["hidden_size"] // text["num_attention_heads"]
         rope = text["rope_parameters"]
         assert sum(rope["mrope_section"]) == int(head_dim * rope.get("partial_rotary_factor", 1.0)) // 2, model_type
+
+
+def test_probe_refuses_an_unknown_model_type_and_a_partial_check_before_touching_anything(tmp_path, capsys):
+    """--model-types names registry model types; --check always covers all of them (a partial check would compare a
+    few against the whole file). Both refusals come before torch is imported or any file is written."""
+    probe = _script("probe")
+    output = tmp_path / "probe.yaml"
+    assert probe.main(["--model-types", "nosuch", "--output", str(output)]) == 2
+    assert capsys.readouterr().err.strip() == "error: --model-types: nosuch: not a registry model type"
+    assert probe.main(["--model-types", "gpt2", "--check", "--output", str(output)]) == 2
+    assert "takes no --model-types" in capsys.readouterr().err
+    assert not output.exists()
