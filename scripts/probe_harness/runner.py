@@ -108,6 +108,9 @@ def clean_setup(model: Any, exc: BaseException) -> str:
     if required:  # Sam2VideoModel: an inference session that carries the video's frames and memory across calls
         return (f"{type(model).__name__}.forward needs `{required.group(1)}`: a stateful session across calls, "
                 f"not a single forward on the task's inputs ({error_text(exc)})")
+    if "_forward_unimplemented" in str(exc):  # Qwen2.5-Omni: generate() runs its thinker, talker and vocoder
+        return (f"{type(model).__name__} has no forward of its own: it only generates, through its sub-models, so "
+                f"there is no single forward to capture ({error_text(exc)})")
     return "the model did not run eagerly on its inputs before any capture: " + error_text(exc)
 
 

@@ -410,3 +410,15 @@ def test_probe_refuses_an_unknown_model_type_and_a_partial_check_before_touching
     assert probe.main(["--model-types", "gpt2", "--check", "--output", str(output)]) == 2
     assert "takes no --model-types" in capsys.readouterr().err
     assert not output.exists()
+
+
+def test_a_model_without_a_forward_of_its_own_gets_the_models_reason():
+    runner = _harness("runner")
+
+    class Qwen2_5OmniForConditionalGeneration:  # noqa: N801 - named as transformers names it
+        pass
+
+    error = TypeError("_forward_unimplemented() got an unexpected keyword argument 'input_ids'")
+    reason = runner.clean_setup(Qwen2_5OmniForConditionalGeneration(), error)
+    assert reason.startswith("Qwen2_5OmniForConditionalGeneration has no forward of its own: it only generates")
+    assert runner.clean_setup(object(), ValueError("bad shape")).startswith("the model did not run eagerly")
