@@ -45,7 +45,8 @@ def fit_cache_layers(wrapper: Any, model: Any, max_cache_len: int) -> None:
     except Exception:  # noqa: BLE001 - the wrapper's own sizes stay; its run says whether they fit
         return
     for index, (ours, theirs) in enumerate(zip(wrapper.static_cache.layers, sized.layers, strict=True)):
-        keys, values = getattr(theirs, "keys", None), getattr(theirs, "values", None)
+        keys: Any = getattr(theirs, "keys", None)  # tensors once the layer is initialised (checked below)
+        values: Any = getattr(theirs, "values", None)
         if not (isinstance(ours, StaticLayer) and ours.is_initialized and torch.is_tensor(keys)
                 and torch.is_tensor(values) and torch.is_tensor(ours.keys) and torch.is_tensor(ours.values)):
             continue

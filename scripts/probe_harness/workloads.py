@@ -100,7 +100,7 @@ def build_model(model_type: str, auto_class: str, use_cache: bool, eager_experts
     except ValueError as exc:
         if auto_class == BASE[2] or "Unrecognized configuration class" not in str(exc):
             raise
-        model = transformers.AutoModel.from_config(config, **kwargs)  # type: ignore[no-untyped-call]  # no task head
+        model = transformers.AutoModel.from_config(config, **kwargs)  # type: ignore[no-untyped-call, unused-ignore]  # no task head
     return model.eval(), changed
 
 

@@ -415,7 +415,7 @@ def test_probe_refuses_an_unknown_model_type_and_a_partial_check_before_touching
 def test_a_model_without_a_forward_of_its_own_gets_the_models_reason():
     runner = _harness("runner")
 
-    class Qwen2_5OmniForConditionalGeneration:  # noqa: N801 - named as transformers names it
+    class Qwen2_5OmniForConditionalGeneration:  # named as transformers names it
         pass
 
     error = TypeError("_forward_unimplemented() got an unexpected keyword argument 'input_ids'")
