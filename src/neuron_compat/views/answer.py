@@ -152,7 +152,11 @@ def answers(registry: RegistryIndexes, family: Family, candidates: list[Candidat
     release considered (default: the registry's newest, *today*); `stack` limits the statements read for a
     status without candidates (the candidates are the caller's)."""
     newest = release or registry.newest_release or ""
-    ranked = recommend(registry, family, candidates, newest, hardware, list(workloads))
+    wanted = list(workloads)
+    if hardware is not None and len(wanted) > 1:  # the workloads the family has on that hardware, else all asked
+        said = {str(s.workload) for s in family.support if hardware in [str(h) for h in s.hardware]}
+        wanted = [w for w in wanted if w in said] or wanted
+    ranked = recommend(registry, family, candidates, newest, hardware, wanted)
     counts = {(r.workload, r.hardware): (1 if r.stack else 0) + len(r.alternatives) for r in ranked}
     return [_settle(registry, family, item, counts[(item.workload, item.hardware)], stack) for item in ranked]
 
