@@ -123,8 +123,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class Recommendation(Choice):
-    """For one hardware generation and workload: the choice (its fields), its alternatives, and the one line that
-    says it."""
+    """For one hardware generation and workload: the answer (views.answer) a user acts on: the choice (its fields;
+    `status` is the answer's: supported, partial, ended, unsupported, not-listed or unknown, scoped to this workload
+    and hardware), its alternatives, why it was chosen, and the one line that says it."""
 
     __pydantic_config__ = _FORBID_EXTRA
     hardware: str
