@@ -72,11 +72,14 @@ def main(argv: list[str]) -> int:
     own_attention: Counter[str] = Counter()
     own_dtypes: Counter[str] = Counter()
     unknown = 0
+    not_listed = 0
     unknown_silent: list[str] = []
     origins: Counter[tuple[str, str]] = Counter()
     mismatched: list[str] = []
     for family in registry.families:
         for index, statement in enumerate(family.support):
+            if statement.status == "not-listed":
+                not_listed += 1
             if statement.status == "unknown":
                 unknown += 1
                 if not statement.notes:
@@ -108,6 +111,7 @@ def main(argv: list[str]) -> int:
     print(f"inherited values whose range scope does not match the family's classes: {len(mismatched)}")
     for where in mismatched:
         print(f"  {where}")
+    print(f"not-listed statements (the stack's own list leaves the model out): {not_listed}")
     print(f"unknown statements: {unknown}; without a note naming what was checked: {len(unknown_silent)}")
     for where in unknown_silent:
         print(f"  {where}")

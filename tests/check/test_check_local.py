@@ -139,8 +139,11 @@ def test_unknown_release_stack_and_workload_list_what_exists():
     assert result.returncode == 1
     assert one_line(result).endswith("unknown stack 'vllm'; known stacks: optimum-neuron, nxd-inference, nxd-training")
     result = run_check(config, "--workload", "serving")
-    assert result.returncode == 1
-    assert one_line(result).endswith("unknown workload 'serving'; use inference or training")
+    assert result.returncode == 2
+    assert one_line(result).endswith("unknown --workload 'serving'; (allowed: inference, training)")
+    result = run_check(config, "--workload", "trainig")
+    assert result.returncode == 2
+    assert one_line(result).endswith("unknown --workload 'trainig'; did you mean 'training'? (allowed: inference, training)")
 
 
 def test_a_missing_or_broken_registry_is_bad_input(tmp_path):

@@ -90,7 +90,7 @@ def test_fixture_table_is_readable(name):
     lines = result.stdout.splitlines()
     assert lines[0] == str(CONFIGS / name)
     assert lines[-1].startswith("Result: ") and lines[-1].endswith(f"(exit {exit_code})")
-    assert f": {status} at Neuron 2.22.0" in lines[-1]
+    assert f": {status}" in lines[-1]  # the best answer, scoped (views.answer)
     if EXPECTED[name][4]:
         assert any(line.startswith("STACK") and "VERDICT" in line for line in lines)
     assert not any("\x1b" in line for line in lines)

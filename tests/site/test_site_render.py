@@ -62,8 +62,9 @@ def test_api_matches_export_and_schema_modules(registry) -> None:
 def test_badges_are_shields_endpoints(registry) -> None:
     files = render_site(registry).files
     badge = json.loads(files["api/badges/qwen3/nxd-inference-inference.json"])
+    # the family's answer (views.answer) picks nxd-inference on trn2: the badge says that answer
     assert badge == {"schemaVersion": 1, "label": "nxd-inference inference",
-                     "message": "supported, with settings since 2.21.0", "color": "green"}
+                     "message": "supported 0.2.0 on Neuron 2.22.0 (trn2)", "color": "brightgreen"}
     none = json.loads(files["api/badges/bert/nxd-inference-inference.json"])
     assert none["message"] == "no statement" and none["color"] == "inactive"
 

@@ -5,4 +5,4 @@ EXIT_OK = 0
 EXIT_PROBLEMS = 1  # bad input: a registry problem, a bad file, JSON, release or stack
 EXIT_USAGE = 2  # argparse usage errors; for `check` also a model or registry URL that could not be reached
 EXIT_UNREACHABLE = EXIT_USAGE
-EXIT_FOR_STATUS = {"supported": EXIT_OK, "partial": 3, "unsupported": 4, "ended": 4, "unknown": 4}  # `check`: its answer
+EXIT_FOR_STATUS = {"supported": EXIT_OK, "partial": 3, "unsupported": 4, "ended": 4, "not-listed": 4, "unknown": 4}  # `check`: its answer

@@ -18,10 +18,12 @@ Pure: no I/O, no clock. The rules, in the order they apply:
    Non-limiting caveats (dtype not listed, context beyond the verified length, required flags, remote code)
    are reported but leave the verdict alone. `display_status` adds `supported-with-requirements` for a
    supported row whose statement needs a flag, variable or setting.
-4. The overall `status` is the best row verdict (supported > partial > unsupported > ended > unknown); exit
-   codes: 0 supported, 3 partial, 4 unsupported, ended or unknown.
-5. `recommendations` (views.recommendation): the rows of every release up to the asked one whose verdict is a
-   claim are the candidates; per hardware and workload the ranking there picks what to install.
+4. `recommendations` are the answers (views.answer): the rows of every release up to the asked one whose
+   verdict is a claim are the candidates; per workload x hardware (only --workload / --hardware when given) the
+   ranking picks what to install, and each answer has its status (supported, partial, ended, unsupported,
+   not-listed, unknown). Rows and candidates are taken for that workload and hardware only.
+5. The overall `status` is the best answer's (views.answer.best; `unknown` without a family or an answer), and
+   the summary says it: the question asked, scoped; exit codes: 0 supported, 3 partial, 4 otherwise.
 
 site/assets/javascripts/check_resolve.js implements the same rules for the site's check page; tests/check runs both
 on every fixture and requires the same JSON. Change them together. The statement fields an answer does not work
@@ -32,12 +34,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from neuron_compat.check.config_facts import ModelConfigFacts
 from neuron_compat.contract.versions import version_key
-from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX, is_claim
+from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
+from neuron_compat.views.answer import answers as settle_answers
+from neuron_compat.views.answer import best, pairing_caveat
 from neuron_compat.views.at_release import (
     ENDED,
     HOLDS,
@@ -49,6 +53,7 @@ from neuron_compat.views.at_release import (
     Held,
     cell_at,
     constraint_value,
+    stack_horizon,
     stack_shipped,
     stack_states,
 )
@@ -59,7 +64,6 @@ from neuron_compat.views.recommendation import (
     Candidate,
     Caveat,
     Recommendation,
-    recommend,
     releases_up_to,
 )
 
@@ -70,7 +74,8 @@ if TYPE_CHECKING:  # resolve reads models and compiled views alike, by attribute
 
 FORMAT = 1
 WORKLOADS = ("inference", "training")
-STATUS_RANK = {"supported": 4, "partial": 3, "unsupported": 2, "ended": 1, "unknown": 0}
+STATUS_RANK = {"supported": 5, "partial": 4, "unsupported": 3, "ended": 2, "not-listed": 1, "unknown": 0}
+"""A row verdict's rank (the table's rows; the overall status is the best answer's, views.answer.ANSWER_RANK)."""
 ENDED_STATUS = ENDED
 """The verdict (the word of the ended cell kind, at_release.ENDED) of a row whose statements ended before the release: not a claim that the model does not run."""
 NEAREST_LIMIT = 3
@@ -480,6 +485,18 @@ def _answers_at(registry: Registry | CompiledRegistry, stacks: list[Stack], fami
     return answers
 
 
+def _today_release(stack: Stack, newest: str) -> str:
+    """The release a stack's rows are read at *today*: `newest`, or for a stack with its own release line the
+    Neuron release its newest version targets when that is older (views.answer's pairing)."""
+    horizon = stack_horizon(stack)
+    return horizon if horizon is not None and version_key(horizon) < version_key(newest) else newest
+
+
+def _pairing_row_caveat(registry: Registry | CompiledRegistry, stack_id: str, at: str, newest: str) -> Caveat:
+    found = pairing_caveat(registry, stack_id, at, newest)
+    return found if found is not None else Caveat(kind="pairing", limits=False, message=f"read at Neuron {at}")
+
+
 def candidates_of(answers: list[StackAnswer], release: str) -> list[Candidate]:
     """The rows at `release` whose verdict claims the model runs, as recommendation candidates."""
     return [Candidate(stack=a.stack, workload=a.workload, hardware=tuple(a.hardware), release=release,
@@ -497,6 +514,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
     versions = registry.release_versions
     if not versions:
         raise ResolveError("the registry lists no Neuron releases")
+    today = release is None
     release = release or versions[-1]
     if release not in versions:
         raise ResolveError(f"Neuron release '{release}' is not in the registry; known releases: {', '.join(versions)}")
@@ -527,6 +545,17 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
             return _answers_at(registry, stacks, family, facts, family_caveats, subject, at, stack, workloads)
 
         answers = answers_at(release)
+        if today:  # a stack with its own release line answers at the release its newest version targets
+            answers = []
+            for owner in stacks:
+                at = _today_release(owner, release)
+                rows = _answers_at(registry, [owner], family, facts, family_caveats, subject, at, stack, workloads)
+                if at != release:
+                    rows = [replace(a, caveats=[*a.caveats, _pairing_row_caveat(registry, owner.id, at, release)])
+                            for a in rows]
+                answers += rows
+        if hardware is not None:  # the table answers the question asked: rows on that hardware only
+            answers = [replace(a, hardware=[hardware]) for a in answers if hardware in a.hardware]
         no_statement = [
             s.id for s in stacks
             if stack is None and stack_shipped(s, release) and any(w in s.workloads for w in workloads)
@@ -534,29 +563,33 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         ]
         candidates = [candidate for at in releases_up_to(registry, release)
                       for candidate in candidates_of(answers if at == release else answers_at(at), at)]
-        recommendations = recommend(registry, family, candidates, release, hardware, workloads)
+        recommendations = settle_answers(registry, family, candidates, release, hardware, workloads, stack)
 
-    status = "unknown"
-    for answer in answers:
-        if STATUS_RANK[answer.verdict] > STATUS_RANK[status]:
-            status = answer.verdict
+    chosen = best(recommendations)
+    status = chosen.status if chosen is not None else "unknown"
     return Verdict(
         format=FORMAT, release=release, stack=stack, workload=workload, task=subject.task,
         task_from=subject.task_from, checkpoint=checkpoint, model=facts,
         family=match, status=status,
-        summary=_summary(facts, family, status, answers, release), caveats=caveats, answers=answers,
+        summary=_summary(facts, family, chosen, release, len(recommendations)), caveats=caveats, answers=answers,
         recommendations=recommendations, no_statement=no_statement, nearest=nearest,
     )
 
 
-def _summary(facts: ModelConfigFacts, family: Family | None, status: str, answers: list[StackAnswer], release: str) -> str:
+def _summary(facts: ModelConfigFacts, family: Family | None, chosen: Recommendation | None, release: str,
+             count: int) -> str:
+    """The Result line: the best answer (views.answer), for the workload x hardware it is about."""
     if family is None:
         label = facts.pipeline_class if facts.kind == "diffusers" else facts.model_type
         return f"{label or 'this config'}: unknown at Neuron {release} (not in the registry)"
-    if not answers:
-        return f"{family.name}: unknown at Neuron {release} (no statement for this stack or workload)"
-    text = f"{family.name}: {status} at Neuron {release}"
-    if is_claim(status):
-        stacks = list(dict.fromkeys(a.stack for a in answers if a.verdict == status))
-        text += f" on {', '.join(stacks)}"
+    if chosen is None:
+        return f"{family.name}: unknown at Neuron {release} (no statement for this stack, workload or hardware)"
+    text = f"{family.name}, {chosen.workload} on {chosen.hardware}: {chosen.status}"
+    if chosen.stack is not None and chosen.release is not None:
+        version = f" {chosen.stack_version}" if chosen.stack_version else ""
+        text += f" with {chosen.stack}{version} on Neuron {chosen.release}"
+    elif chosen.stack is not None:
+        text += f" ({chosen.why})"
+    if count > 1:
+        text += f" (the best of {count} answers, one per workload x hardware above)"
     return text

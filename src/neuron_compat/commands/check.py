@@ -44,28 +44,27 @@ def _looks_like_path(text: str) -> bool:
     return text.startswith((".", "/", "~")) or text.endswith(".json") or "\\" in text or text.count("/") > 1
 
 
+def _unknown_value(option: str, value: str, allowed: list[str]) -> str:
+    """'unknown --workload 'infrence'; did you mean 'inference'? (allowed: inference, training)'."""
+    import difflib
+
+    close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return f"unknown {option} '{value}'; {hint}(allowed: {', '.join(allowed)})"
+
+
 def _option_problem(args: argparse.Namespace) -> tuple[str, int] | None:
-    """The one-line message and exit code of a bad --workload, --hardware or --task, or None."""
+    """The one-line message (the allowed values, with a did-you-mean) and exit code 2 (usage) of a --workload,
+    --hardware or --task the registry does not know, or None."""
     from neuron_compat.check.resolver import WORKLOADS
+    from neuron_compat.contract.vocabulary import Task
+    from neuron_compat.views.recommendation import HARDWARE_ORDER
 
-    if args.workload is not None and args.workload not in WORKLOADS:
-        return (f"unknown workload '{args.workload}'; use inference or training", EXIT_PROBLEMS)
-    if args.hardware is not None:
-        from neuron_compat.check.resolver import unknown_hardware
-        from neuron_compat.views.recommendation import HARDWARE_ORDER
-
-        if args.hardware not in HARDWARE_ORDER:
-            return (unknown_hardware(args.hardware), EXIT_USAGE)
-    if args.task is not None:
-        import difflib
-
-        from neuron_compat.contract.vocabulary import Task
-
-        tasks = [t.value for t in Task]
-        if args.task not in tasks:
-            close = difflib.get_close_matches(args.task, tasks, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "known tasks: " + ", ".join(tasks)
-            return (f"unknown task '{args.task}'; {hint}", EXIT_PROBLEMS)
+    for option, value, allowed in (("--workload", args.workload, list(WORKLOADS)),
+                                   ("--hardware", args.hardware, list(HARDWARE_ORDER)),
+                                   ("--task", args.task, [t.value for t in Task])):
+        if value is not None and value not in allowed:
+            return (_unknown_value(option, value, allowed), EXIT_USAGE)
     return None
 
 
@@ -258,13 +257,13 @@ def _values_line(answer: StackAnswer) -> str:
 
 
 def recommendation_lines(verdict: Verdict) -> list[str]:
-    """'What to install (inference):' then one line per hardware (hardware with the same line share it), and
-    the alternatives under it: the recommendations, before the per-stack table."""
+    """'Answer (inference):' then one line per hardware (hardware with the same line share it), and the
+    alternatives under it: the answers (views.answer), scoped to --workload / --hardware, before the table."""
     from neuron_compat.views.recommendation import choice_text
 
     lines: list[str] = []
     for workload in dict.fromkeys(r.workload for r in verdict.recommendations):
-        lines.append(f"What to install ({workload}, best first; ranking in `neuron-compat check --help`):")
+        lines.append(f"What to install ({workload}, best first; the answer is the first line; ranking in `neuron-compat check --help`):")
         grouped: dict[tuple[str, str], list[str]] = {}
         for item in verdict.recommendations:
             if item.workload == workload:
@@ -348,9 +347,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--revision", help="Hub branch, tag or commit (default: main)")
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
-    parser.add_argument("--workload", help="inference or training (default: both)")
-    parser.add_argument("--hardware", help="recommend for this hardware generation only (inf1, inf2, trn1, trn2, trn3; "
-                        "default: every one the family has statements for)")
+    parser.add_argument("--workload", help="inference or training (default: both; the answer, table and exit code "
+                        "are about this workload only)")
+    parser.add_argument("--hardware", help="answer for this hardware generation only (inf1, inf2, trn1, trn2, trn3; "
+                        "default: one answer per hardware the family has statements for, exit code of the best)")
     parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
                         "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")

@@ -7,7 +7,27 @@ from neuron_compat.contract.vocabulary import Status
 
 STATUSES_NEEDING_SINCE = (Status.SUPPORTED, Status.PARTIAL)
 """A claim that something runs names the first release where it does."""
-STATUSES_NEEDING_NOTES = (Status.PARTIAL, Status.UNSUPPORTED)
+STATUSES_NEEDING_NOTES = (Status.PARTIAL, Status.UNSUPPORTED, Status.NOT_LISTED)
 """A limit or a refusal says why in a note."""
 STATUSES_NEEDING_STACK_SINCE = (Status.SUPPORTED, Status.PARTIAL)
 """For a stack with its own version line, a claim that something runs names its first version of that line."""
+
+EXHAUSTIVE_LISTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "optimum-neuron": (
+        ("https://github.com/huggingface/optimum-neuron/blob/",
+         "optimum-neuron's registrations at a tag (its auto_model.py refuses an unregistered model type for a task; "
+         "registry/upstream has the snapshot per version)"),
+    ),
+    "vllm-neuron": (
+        ("https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/vllm-neuron/docs/model-recipes/",
+         "the vLLM Neuron model recipes, 'the full list of supported models'"),
+        ("https://github.com/aws-neuron/aws-neuron-sdk/blob/v2.3", "the vLLM Neuron model recipes at a Neuron docs tag"),
+    ),
+    "nxd-inference": (
+        ("https://github.com/aws-neuron/aws-neuron-sdk/blob/", "the NxD Inference model reference at a Neuron docs tag"),
+    ),
+}
+"""Per stack, the lists it keeps of everything it supports at a version (a URL prefix and what it is): a model
+absent from one is `not-listed`, and such a statement cites one of its stack's lists (rule statement-completeness).
+A list counts as exhaustive when the stack itself refuses what it leaves out (a registration lookup that raises) or
+its documentation calls it the full list; a page of examples or a benchmark table is not one."""

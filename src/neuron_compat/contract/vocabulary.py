@@ -20,6 +20,7 @@ class Status(DescribedEnum):
     SUPPORTED = "supported"
     PARTIAL = "partial"
     UNSUPPORTED = "unsupported"
+    NOT_LISTED = "not-listed"
     UNKNOWN = "unknown"
 
 
@@ -185,6 +186,8 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "supported": "Runs on this stack over the release range, per the cited source.",
         "partial": "Runs with limits (beta, a subset of sizes or features); a note must say which.",
         "unsupported": "Stated not to run, or removed; a note should say why.",
+        "not-listed": "The stack's own exhaustive list leaves it out: not in <list> at versions X-Y. The statement cites "
+        "that list (EXHAUSTIVE_LISTS) and a note names it and the versions read.",
         "unknown": "No source says either way. The honest default.",
     },
     "Workload": {

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from neuron_compat.contract.statement_requirements import STATUSES_NEEDING_NOTES, STATUSES_NEEDING_SINCE
+from neuron_compat.contract.statement_requirements import (
+    EXHAUSTIVE_LISTS,
+    STATUSES_NEEDING_NOTES,
+    STATUSES_NEEDING_SINCE,
+)
 from neuron_compat.contract.vocabulary import Status
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import Finding, Rule, family_key
@@ -29,6 +33,14 @@ def check(registry: Registry) -> Iterator[Finding]:
                 yield Finding(key, ("support", index, "status"),
                               f"a '{Status(status).value}' statement needs a note saying why",
                               "add notes: [{text: ...}] describing what is limited or missing")
+            if status == Status.NOT_LISTED:
+                lists = EXHAUSTIVE_LISTS.get(statement.stack, ())
+                if not any(str(s.url).startswith(prefix) for s in statement.sources for prefix, _ in lists):
+                    named = "; ".join(f"{what} ({prefix}...)" for prefix, what in lists) or \
+                        f"none is recorded for '{statement.stack}' (contract EXHAUSTIVE_LISTS)"
+                    yield Finding(key, ("support", index, "status"),
+                                  "a 'not-listed' statement must cite the stack's own exhaustive list",
+                                  f"add that list as a source: {named}; else use status unknown")
             stack = stacks.get(statement.stack)
             if stack is not None and statement.workload not in stack.workloads:
                 yield Finding(key, ("support", index, "workload"),
@@ -44,7 +56,8 @@ def check(registry: Registry) -> Iterator[Finding]:
 
 RULE = Rule(
     name="statement-completeness",
-    description="supported/partial statements name a since release; partial/unsupported ones carry a note; "
+    description="supported/partial statements name a since release; partial/unsupported/not-listed ones carry a note; "
+    "not-listed ones cite their stack's exhaustive list; "
     "the workload and hardware are ones the stack has.",
     check=check,
 )

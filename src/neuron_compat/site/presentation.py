@@ -39,6 +39,7 @@ STATUS_STYLES: dict[str, StatusStyle] = {
     ),
     "partial": StatusStyle("Partial", "partial", "yellow", Status.descriptions()["partial"]),
     "unsupported": StatusStyle("Unsupported", "unsupported", "red", Status.descriptions()["unsupported"]),
+    "not-listed": StatusStyle("Not listed", "not-listed", "orange", Status.descriptions()["not-listed"]),
     "unknown": StatusStyle("Unknown", "unknown", "lightgrey", Status.descriptions()["unknown"]),
     NO_STATEMENT: StatusStyle("No statement", "none", "inactive", "The registry has no statement for this release yet."),
 }

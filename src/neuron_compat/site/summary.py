@@ -13,8 +13,9 @@ from neuron_compat.contract.vocabulary import ConstraintKind, StackStatus, is_cl
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.support import WORKLOAD_ORDER, ReleaseView
+from neuron_compat.views.answer import family_answers
 from neuron_compat.views.at_release import REQUIREMENT_KINDS, Held, constraint_value, has_requirements
-from neuron_compat.views.recommendation import Recommendation, choice_text, family_candidates, recommend
+from neuron_compat.views.recommendation import Recommendation, choice_text, scope_text
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def _cautions(registry: Registry, family: Family, held: list[Held], freshness: F
             cautions.append(f"{where}: the stack is in *{stack.status}*; plan for its successor.")
         if has_requirements(statement):
             settings = ", ".join(
-                f"`{c.name}={constraint_value(c.value)}`" if c.value is not None else f"`{c.name}`"
+                (f"`{c.name}={constraint_value(c.value)}`" if c.value is not None else f"`{c.name}`") + scope_text(c)
                 for c in statement.constraints
                 if ConstraintKind(c.kind) in REQUIREMENT_KINDS
             )
@@ -102,14 +103,14 @@ def _cautions(registry: Registry, family: Family, held: list[Held], freshness: F
 
 
 def family_advice(registry: Registry, family: Family, view: ReleaseView | None = None,
-                  freshness: Freshness | None = None) -> FamilyAdvice:
+                  freshness: Freshness | None = None, found: list[Recommendation] | None = None) -> FamilyAdvice:
     """Per workload and hardware, what to install (views.recommendation.recommend over the family's statements at
     every release, the same function `check` and the check page answer with), and the cautions at the newest."""
     release = registry.newest_release
     if release is None:
         return FamilyAdvice(None, [], [])
     current = (view or ReleaseView(registry, release)).held(family)
-    recommendations = recommend(registry, family, family_candidates(registry, family), release)
+    recommendations = found if found is not None else family_answers(registry, family)
     workloads = [_workload_advice(w, recommendations) for w in WORKLOAD_ORDER]
     return FamilyAdvice(release, [w for w in workloads if w.lines],
                         _cautions(registry, family, current, freshness or Freshness.of(registry)))

@@ -1,6 +1,7 @@
 """Derived views of a loaded registry: what holds at a release, inherited capabilities, stale claims,
 claim diffs, the probe reading and the optimum-neuron cross-check. No I/O beyond what loading gives them.
 
+- `answer`: The one answer per workload x hardware (stack, release, version, status, why) every surface renders.
 - `at_release`: Derived views of the registry: what holds at one release, and what changed between two.
 - `claim_diff`: What changed in the published claims between two registries, in plain words.
 - `inherited_capabilities`: Effective attention, dtypes and quantization of a statement: its own, or its stack's capability.

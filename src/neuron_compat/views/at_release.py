@@ -312,6 +312,33 @@ def cells_at(registry: Registry, release: str) -> dict[CellKey, Cell]:
     return cells
 
 
+def paired_cells_at(registry: Registry, release: str) -> dict[CellKey, Cell]:
+    """`cells_at` as a user installs at `release`: a separately released stack that no version targets there yet
+    is read at the release its newest version targets (its horizon), so a release page lists real changes and says
+    the pairing once (`pairing_lines`), instead of one "supported -> unknown" row per family."""
+    cells = {key: cell for key, cell in cells_at(registry, release).items() if cell.reason is None}
+    for stack in registry.stacks:
+        horizon = stack_horizon(stack)
+        if horizon is None or version_key(release) <= version_key(horizon):
+            continue
+        for key, cell in cells_at(registry, horizon).items():
+            if key.stack == stack.id and cell.reason is None:
+                cells[key] = cell
+    return cells
+
+
+def pairing_lines(registry: RegistryIndexes, release: str) -> list[str]:
+    """One line per separately released stack that no version targets at `release` yet."""
+    lines = []
+    for stack in registry.stacks:
+        if beyond_horizon(stack, release):
+            newest = stack.versions[-1]
+            lines.append(f"No {stack.name} version targets Neuron {release}: its newest, {newest.version}, pairs with "
+                         f"Neuron {newest.neuron}, so its claims are read there (install that pair); the family rows "
+                         "below leave that pairing out.")
+    return lines
+
+
 @dataclass(frozen=True, order=True)
 class Change:
     """A difference between two views. kind: 'added', 'removed' or 'changed'."""

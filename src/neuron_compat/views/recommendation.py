@@ -123,8 +123,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class Recommendation(Choice):
-    """For one hardware generation and workload: the choice (its fields), its alternatives, and the one line that
-    says it."""
+    """For one hardware generation and workload: the answer (views.answer) a user acts on: the choice (its fields;
+    `status` is the answer's: supported, partial, ended, unsupported, not-listed or unknown, scoped to this workload
+    and hardware), its alternatives, why it was chosen, and the one line that says it."""
 
     __pydantic_config__ = _FORBID_EXTRA
     hardware: str
@@ -133,6 +134,8 @@ class Recommendation(Choice):
     last_worked: str | None
     line: str
     alternatives: list[Choice] = field(default_factory=list)
+    why: str = ""
+    """Why this is the answer (views.answer): which ranking step chose it, or which statement says what."""
 
 
 def requirement_caveats(constraints: Iterable[Any]) -> list[Caveat]:
@@ -142,8 +145,19 @@ def requirement_caveats(constraints: Iterable[Any]) -> list[Caveat]:
         kind = str(constraint.kind)
         if kind in REQUIREMENT_KINDS:
             value = "" if constraint.value is None else f" = {constraint_value(constraint.value)}"
-            found.append(Caveat(kind="requires", limits=False, message=f"requires {kind} {constraint.name}{value}"))
+            found.append(Caveat(kind="requires", limits=False,
+                                message=f"requires {kind} {constraint.name}{value}{scope_text(constraint)}"))
     return found
+
+
+def scope_text(item: Any) -> str:
+    """' (only for Qwen/Qwen3-Embedding-8B, feature-extraction)' for a constraint or note scoped with `applies_to`
+    (a family's answer shows the scope; `check` keeps only what applies to its config and says nothing)."""
+    scope = getattr(item, "applies_to", None)
+    if scope is None:
+        return ""
+    named = [str(c) for c in scope.checkpoints] + [str(t) for t in scope.tasks]
+    return f" (only for {', '.join(named)})" if named else ""
 
 
 def releases_up_to(registry: RegistryIndexes, newest: str | None) -> list[str]:

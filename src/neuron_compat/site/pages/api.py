@@ -19,20 +19,37 @@ from neuron_compat.site.pages.instances import INSTANCES_JSON
 from neuron_compat.site.pages.matrix import MATRIX_JSON
 from neuron_compat.site.presentation import status_style
 from neuron_compat.site.search_identifiers import SEARCH_IDENTIFIERS_JSON, identifier_index
-from neuron_compat.site.support import ReleaseView, best_status, combinations
+from neuron_compat.site.support import ReleaseView, best_status, combinations, current_release
 from neuron_compat.site.templating import html_block
 from neuron_compat.site.templating import render as render_template
+from neuron_compat.views.answer import answer_json, best, family_answers
 from neuron_compat.views.at_release import ENDED, NO_STATEMENT, NOT_YET
+from neuron_compat.views.recommendation import Recommendation
 
 REGISTRY_JSON = "api/registry.json"
 
 
 def badge(registry: Registry, family_id: str, stack_id: str, workload: str,
-          view: ReleaseView | None = None) -> dict[str, Any]:
-    """A shields.io endpoint document for one family x stack x workload at the newest release."""
+          view: ReleaseView | None = None, found: list[Recommendation] | None = None) -> dict[str, Any]:
+    """A shields.io endpoint document for one family x stack x workload today: the family's answer
+    (views.answer) where it picks this stack, else the stack read at its current release (support.current_release:
+    the newest release, or the one a separately released stack's newest version targets)."""
     family = registry.family_by_id[family_id]
     stack = registry.stack_by_id[stack_id]
-    state = (view or ReleaseView(registry, registry.newest_release)).cell(family, stack_id, workload)
+    found = found if found is not None else family_answers(registry, family, workloads=[workload])
+    picked = [a for a in found if a.workload == workload and a.stack == stack_id and a.release is not None]
+    if picked:
+        chosen = best(picked)
+        assert chosen is not None
+        where = ", ".join(a.hardware for a in picked if a.status == chosen.status)
+        version = f" {chosen.stack_version}" if chosen.stack_version else ""
+        message = f"{status_style(chosen.status).label.lower()}{version} on Neuron {chosen.release} ({where})"
+        return {"schemaVersion": 1, "label": f"{stack.id} {workload}", "message": message,
+                "color": status_style(chosen.status).badge_color}
+    at = current_release(registry, stack)
+    if view is None or view.release != at:
+        view = ReleaseView(registry, at)
+    state = view.cell(family, stack_id, workload)
     current = state.held
     status = best_status(current)
     message = status_style(status).label.lower()
@@ -49,8 +66,10 @@ def badge(registry: Registry, family_id: str, stack_id: str, workload: str,
     }
 
 
-def family_document(registry: Registry, family_id: str, view: ReleaseView | None = None) -> dict[str, Any]:
+def family_document(registry: Registry, family_id: str, view: ReleaseView | None = None,
+                    found: list[Recommendation] | None = None) -> dict[str, Any]:
     family = registry.family_by_id[family_id]
+    found = found if found is not None else family_answers(registry, family)
     release = registry.newest_release
     view = view or ReleaseView(registry, release)
     computed = []
@@ -77,7 +96,8 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
         "data_version": registry.meta.data_version if registry.meta else None,
         "newest_release": release,
         "family": family_to_json(family, registry),
-        "computed": {"page": urls.family_url(family.id), "at_newest_release": computed},
+        "computed": {"page": urls.family_url(family.id), "at_newest_release": computed,
+                     "answers": [{**answer_json(a), "why": a.why} for a in found]},
     }
 
 
@@ -87,13 +107,16 @@ def render(registry: Registry) -> dict[str, str]:
     files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families), ensure_ascii=False,
                                                 separators=(",", ":"), allow_nan=False) + "\n"
     view = ReleaseView(registry, registry.newest_release)
+    views = {release: ReleaseView(registry, release) for release in {current_release(registry, s) for s in registry.stacks}}
     for kind in ALL_SCHEMA_MODELS:
         files[urls.schema_json(kind)] = schema_text(kind)
     for family in registry.families:
-        files[urls.family_json(family.id)] = dumps(family_document(registry, family.id, view))
+        found = family_answers(registry, family)
+        files[urls.family_json(family.id)] = dumps(family_document(registry, family.id, view, found))
         for stack, workload in combinations(registry):
+            document = badge(registry, family.id, stack.id, workload, views.get(current_release(registry, stack)), found)
             files[urls.badge_json(family.id, stack.id, workload)] = (
-                json.dumps(badge(registry, family.id, stack.id, workload, view), ensure_ascii=False, allow_nan=False) + "\n"
+                json.dumps(document, ensure_ascii=False, allow_nan=False) + "\n"
             )
     return files
 

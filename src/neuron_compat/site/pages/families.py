@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from neuron_compat.contract.models import Family
 from neuron_compat.contract.tested_configurations import METRIC_LABELS
@@ -14,6 +15,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.presentation import NO_STATEMENT
 from neuron_compat.site.probe_section import probe_context
 from neuron_compat.site.summary import family_advice
 from neuron_compat.site.support import (
@@ -25,6 +27,8 @@ from neuron_compat.site.support import (
     statement_groups,
 )
 from neuron_compat.site.tested_data import configuration_rows, family_issues
+from neuron_compat.views.answer import best, family_answers
+from neuron_compat.views.recommendation import Recommendation
 
 
 @dataclass(frozen=True)
@@ -62,19 +66,26 @@ def family_links(registry: Registry, family: Family, from_url: str) -> dict[str,
     }
 
 
-def family_page(registry: Registry, family: Family, view: ReleaseView, freshness: Freshness | None = None) -> str:
+def family_page(registry: Registry, family: Family, view: ReleaseView, freshness: Freshness | None = None,
+                today: CurrentView | None = None, found: list[Recommendation] | None = None) -> str:
     url = urls.family_url(family.id)
     links = family_links(registry, family, url)
     release = registry.newest_release
     freshness = freshness or Freshness.of(registry)
     groups = statement_groups(registry, family)
+    today = today or CurrentView(registry)
+    found = found if found is not None else family_answers(registry, family)
     rows = []
-    for group in groups:
-        current = view.held(family, group.stack.id, group.workload)
+    for group in groups:  # each stack read today: at its current release (views.answer's pairing)
+        at = today.release_of[group.stack.id]
+        current = [h for h in today.held(family) if h.statement.stack == group.stack.id
+                   and str(h.statement.workload) == group.workload]
+        reasons = sorted({h.reason for h in current if h.reason})
+        if at is not None and at != release:
+            reasons.append(f"read at Neuron {at}, the newest release a {group.stack.name} version targets")
         rows.append(OverviewRow(
             group.stack, group.workload, group.anchor, best_status(current),
-            sorted({str(hw) for h in current for hw in h.statement.hardware}), _history(group),
-            "; ".join(sorted({h.reason for h in current if h.reason})),
+            sorted({str(hw) for h in current for hw in h.hardware}), _history(group), "; ".join(reasons),
         ))
     parts = [
         # the <title> as the heading shows it: the theme writes meta titles unescaped, and a title taken
@@ -84,13 +95,13 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
         block("family_head.html.j2", family=family, links=links, freshness=freshness,
               stale_count=sum(1 for s in family.support if freshness.is_stale(s))),
         heading(2, "Which stack to pick", "summary"),
-        block("family_summary.html.j2", advice=family_advice(registry, family, view, freshness), links=links),
+        block("family_summary.html.j2", advice=family_advice(registry, family, view, freshness, found), links=links),
         heading(2, "Names and identifiers", "identifiers"),
         block("family_identifiers.html.j2", family=family, search_terms=search_terms(family)),
     ]
     if groups:
         parts.append(heading(2, "Support overview", "overview"))
-        parts.append(block("family_overview.html.j2", rows=rows, release=release))
+        parts.append(block("family_overview.html.j2", rows=rows, release=release, answers=found))
     else:
         parts.append(heading(2, "Support", "overview"))
         parts.append(block("empty.html.j2", message="No support statements yet: every stack is unknown for this family."))
@@ -121,23 +132,30 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
     return page(*parts)
 
 
-def families_index(registry: Registry) -> str:
+def answer_label(item: Recommendation) -> str:
+    """'optimum-neuron 0.4.5 on Neuron 2.26.1' for an answer that names what to install."""
+    version = f" {item.stack_version}" if item.stack_version else ""
+    return f"{item.stack}{version} on Neuron {item.release}"
+
+
+def index_entry(registry: Registry, family: Family, found: list[Recommendation]) -> dict[str, Any]:
+    """A families index row: the best answer's status (views.answer.best) and what each claim answer installs."""
+    chosen = best(found)
+    stacks = list(dict.fromkeys(
+        f"{answer_label(a)} ({a.workload}: {a.hardware})" for a in found if is_claim(a.status) and a.stack))
+    return {"family": family, "status": chosen.status if chosen else NO_STATEMENT, "answer": chosen,
+            "stacks": stacks}
+
+
+def families_index(registry: Registry, answers_of: dict[str, list[Recommendation]] | None = None) -> str:
     url = "families/"
     release = registry.newest_release
-    view = CurrentView(registry)
     entries = []
     for family in registry.families:
-        current = view.held(family)
-        supported = sorted({
-            f"{registry.stack_by_id[h.statement.stack].name} ({view.release_of[h.statement.stack]})"
-            for h in current if is_claim(h.status)
-        })
-        entries.append({
-            "family": family,
-            "url": urls.relative_url(urls.family_url(family.id), url),
-            "status": best_status(current),
-            "stacks": supported,
-        })
+        found = (answers_of or {}).get(family.id)
+        entry = index_entry(registry, family, found if found is not None else family_answers(registry, family))
+        entry["url"] = urls.relative_url(urls.family_url(family.id), url)
+        entries.append(entry)
     return page(
         front_matter(title="Families"),
         heading(1, "Model families"),
@@ -164,10 +182,13 @@ def escape_js(text: str) -> str:
 
 def render(registry: Registry) -> dict[str, str]:
     view = ReleaseView(registry, registry.newest_release)
+    today = CurrentView(registry)
     freshness = Freshness.of(registry)
-    files = {"families/index.md": families_index(registry)}
+    answers_of = {family.id: family_answers(registry, family) for family in registry.families}
+    files = {"families/index.md": families_index(registry, answers_of)}
     for family in registry.families:
-        files[urls.family_page(family.id)] = family_page(registry, family, view, freshness)
+        files[urls.family_page(family.id)] = family_page(registry, family, view, freshness, today,
+                                                         answers_of[family.id])
         for old in family.previous_ids:
             if old in registry.family_by_id:
                 continue

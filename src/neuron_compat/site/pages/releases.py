@@ -14,7 +14,16 @@ from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.presentation import NO_STATEMENT
 from neuron_compat.site.support import unique_anchor
-from neuron_compat.views.at_release import Cell, CellKey, Change, cells_at, covers, diff_cells, stack_shipped
+from neuron_compat.views.at_release import (
+    Cell,
+    CellKey,
+    Change,
+    covers,
+    diff_cells,
+    paired_cells_at,
+    pairing_lines,
+    stack_shipped,
+)
 from neuron_compat.views.inherited_capabilities import FIELDS, effective_for, origin_label
 
 KIND_ORDER = ("added", "changed", "removed")
@@ -91,7 +100,7 @@ def all_release_changes(registry: Registry) -> dict[str, list[Change]]:
     changes: dict[str, list[Change]] = {}
     previous: dict[CellKey, Cell] = {}
     for version in registry.release_versions:
-        current = cells_at(registry, version)
+        current = paired_cells_at(registry, version)  # the version pairing is one line on the page, not a row per family
         changes[version] = diff_cells(previous, current)
         previous = current
     return changes
@@ -115,6 +124,7 @@ def release_page(registry: Registry, version: str, changes_at: list[Change]) -> 
         "notes": release_notes(registry, version, url),
         "matrix_url": urls.relative_url("matrix/", url) + f"?release={version}",
         "stacks_shipped": [s for s in registry.stacks if stack_shipped(s, version)],
+        "pairing": pairing_lines(registry, version),
     }
     return page(
         front_matter(title=f"Neuron {version}"),
