@@ -57,6 +57,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.loading.loader import INSTANCES_FILE, PROBE_SNAPSHOT, TRANSFORMERS_SNAPSHOT, load_registry
 from neuron_compat.loading.yaml_reader import load_yaml_file
 from neuron_compat.publishing.registry_document import dumps, registry_to_json
+from neuron_compat.registry_sources.bundled import compiled_clone
 from neuron_compat.rules import RULES, run_rules
 from neuron_compat.rules.validation import validate_registry
 from neuron_compat.views.optimum_neuron_crosscheck import (
@@ -437,11 +438,12 @@ def wall_medians(repeat: int, commands: list[list[str]], **options: object) -> l
     return [statistics.median(runs) for runs in times]
 
 
-# `check` answering from a given compiled document as if it were the bundled snapshot (no validation), so a
-# synthetic registry measures how the hot path grows with the registry.
+# `check` answering from a given compiled document as an installed wheel answers from its bundled document (no
+# validation, no clone to compile), so a synthetic registry measures how the hot path grows with the registry.
 _CHECK_WITH_SNAPSHOT = (
-    "import sys, pathlib, neuron_compat.check.bundled_index as b\n"
+    "import sys, pathlib, neuron_compat.check.bundled_index as b, neuron_compat.registry_sources.bundled as s\n"
     "b.DOCUMENT, b.INDEX = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[1] + '.index')\n"
+    "s.source_checkout = lambda *_: None\n"
     "from neuron_compat.cli import main\n"
     "sys.exit(main(['check', sys.argv[2]]))\n"
 )
@@ -458,7 +460,15 @@ def bench_check(report: Report, registries: dict[int, Path], work: Path, repeat:
     outside.mkdir(exist_ok=True)
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     env.pop("NEURON_COMPAT_REGISTRY", None)
-    check_args = [sys.executable, "-m", "neuron_compat.cli", "check", str(config)]
+    bundled_index = work / "bundled.json"  # the document a wheel build compiles, with its index beside it
+    compiled_document, compiled_index = compiled_clone(ROOT)  # this clone's registry/, compiled (cached in build/)
+    if isinstance(compiled_document, str):
+        bundled_index.write_text(compiled_document, encoding="utf-8")
+        Path(f"{bundled_index}.index").write_text(str(compiled_index), encoding="utf-8")
+    else:
+        shutil.copyfile(compiled_document, bundled_index)
+        shutil.copyfile(compiled_index, f"{bundled_index}.index")
+    check_args = [sys.executable, "-c", _CHECK_WITH_SNAPSHOT, str(bundled_index), str(config)]
     probe = subprocess.run(check_args, capture_output=True, text=True, env=env, cwd=outside, check=False)
     if "Traceback" in probe.stderr or "bundled" not in probe.stdout:
         report.skipped.append(f"check: `neuron-compat check` did not answer from the bundled snapshot: "
@@ -480,10 +490,7 @@ def bench_check(report: Report, registries: dict[int, Path], work: Path, repeat:
     text = dumps(registry_to_json(result.registry))
     document.write_text(text, encoding="utf-8")
     Path(f"{document}.index").write_text(index_text(text), encoding="utf-8")
-    bundled_index = work / "bundled.json"  # the bundled snapshot, with its index beside it as the hook expects
-    shutil.copyfile(ROOT / "src" / "neuron_compat" / "data" / "registry.json", bundled_index)
-    shutil.copyfile(ROOT / "src" / "neuron_compat" / "data" / "registry.index.json", f"{bundled_index}.index")
-    bundled = ROOT / "src" / "neuron_compat" / "data" / "registry.json"
+    bundled = bundled_index
     read_json = "import json, sys; json.load(open(sys.argv[1], 'rb'))"
     small, large, read_small, read_large = wall_medians(repeat, [
         [sys.executable, "-c", _CHECK_WITH_SNAPSHOT, str(bundled_index), str(config)],

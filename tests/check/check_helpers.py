@@ -17,6 +17,16 @@ CONFIGS = ROOT / "tests" / "fixtures" / "configs"
 CONFIG_FILES = sorted(CONFIGS.glob("*.json"))
 
 
+def bundled_snapshot() -> tuple[Path, Path]:
+    """The document and index `check` answers from when no registry is named: this clone's registry/ compiled
+    (into build/registry-snapshot/, compiled now when that cache is cold)."""
+    from neuron_compat.registry_sources.bundled import compiled_clone
+
+    paths = compiled_clone(ROOT)
+    assert isinstance(paths[0], Path) and isinstance(paths[1], Path), "the cache under build/ is not writable"
+    return paths[0], paths[1]
+
+
 def config_text(name: str) -> str:
     return (CONFIGS / name).read_text(encoding="utf-8")
 

@@ -1,4 +1,5 @@
-"""`check` reads the bundled snapshot through its index: the same answers, fewer bytes parsed."""
+"""`check` reads the bundled snapshot through its index: the same answers, fewer bytes parsed. The snapshot here
+is this clone's registry/ compiled (build/registry-snapshot/), as a wheel build compiles it."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
+from check_helpers import bundled_snapshot
 
-from neuron_compat.check.bundled_index import DOCUMENT, INDEX, index_text, open_indexed
+from neuron_compat.check.bundled_index import index_text, open_indexed
 from neuron_compat.check.compiled_view import CompiledRegistry, parse_document
 from neuron_compat.check.config_facts import facts_from_config
 from neuron_compat.check.resolver import resolve
 from neuron_compat.commands.check import verdict_document
 
+DOCUMENT, INDEX = bundled_snapshot()
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "configs").glob("*.json"))
 ODD_CONFIGS = [
     {"model_type": "qwen3_foo"},  # a sibling is covered
@@ -27,7 +30,7 @@ def whole() -> CompiledRegistry:
     return CompiledRegistry(parse_document(DOCUMENT.read_bytes()))
 
 
-def test_the_committed_index_describes_the_committed_snapshot() -> None:
+def test_the_index_describes_the_snapshot() -> None:
     assert INDEX.read_text(encoding="utf-8") == index_text(DOCUMENT.read_text(encoding="utf-8"))
 
 
@@ -35,7 +38,7 @@ def test_the_committed_index_describes_the_committed_snapshot() -> None:
 @pytest.mark.parametrize("options", [{}, {"release": "2.21.0"}, {"stack": "optimum-neuron", "workload": "training"}])
 def test_the_index_answers_as_the_whole_document(whole: CompiledRegistry, config: dict[str, object],
                                                  options: dict[str, str]) -> None:
-    indexed = open_indexed()
+    indexed = open_indexed(DOCUMENT, INDEX)
     assert indexed is not None
     facts = facts_from_config(config)
     got = json.dumps(verdict_document(resolve(facts, indexed, **options)), indent=1)
@@ -45,7 +48,7 @@ def test_the_index_answers_as_the_whole_document(whole: CompiledRegistry, config
 
 
 def test_only_the_matching_family_is_parsed() -> None:
-    indexed = open_indexed()
+    indexed = open_indexed(DOCUMENT, INDEX)
     assert indexed is not None
     verdict = resolve(facts_from_config({"model_type": "qwen3"}), indexed)
     assert verdict.family is not None and verdict.family.id == "qwen3"

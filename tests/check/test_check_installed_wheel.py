@@ -10,7 +10,7 @@ import venv
 from pathlib import Path
 
 import pytest
-from check_helpers import CONFIGS, ROOT, clean_env
+from check_helpers import CONFIGS, ROOT, bundled_snapshot, clean_env
 
 pytestmark = pytest.mark.slow
 
@@ -38,8 +38,9 @@ def test_the_installed_wheel_checks_a_config_from_any_directory(installed, tmp_p
     assert result.returncode == 3, result.stderr
     verdict = json.loads(result.stdout)
     assert verdict["registry"]["chosen_by"] == "bundled"
+    assert verdict["registry"]["location"] == "neuron_compat/data/registry.json"
     assert verdict["family"]["id"] == "qwen3"
-    bundled = json.loads((ROOT / "src" / "neuron_compat" / "data" / "registry.json").read_text(encoding="utf-8"))
+    bundled = json.loads(bundled_snapshot()[0].read_text(encoding="utf-8"))  # what the wheel build compiled too
     assert verdict["registry"]["data_version"] == bundled["data_version"]
     names = [entry["name"] for entry in verdict["fit"]["instances"]]  # the snapshot carries instances.yaml
     assert names == [instance["name"] for instance in bundled["instances"]["instances"]] and "trn1.2xlarge" in names
@@ -70,3 +71,14 @@ def test_the_installed_wheel_explains_errors_and_lists_tested_configurations(ins
     tested = json.loads(checked.stdout)["tested_configurations"]
     assert tested["instance"] == "trn1.32xlarge" and tested["total"] >= 1
     assert all(entry["family"] == "qwen3" for entry in tested["configurations"])
+
+
+def test_the_wheel_carries_registry_compiled_by_its_build(installed):
+    """The build hook compiled registry/ into the wheel (nothing compiled is committed): the same bytes a clone
+    compiles on demand, with its index."""
+    where = subprocess.run([str(installed / "python"), "-c", "import neuron_compat; print(neuron_compat.__file__)"],
+                           capture_output=True, text=True, timeout=60, check=False).stdout.strip()
+    data = Path(where).parent / "data"
+    document, index = bundled_snapshot()
+    assert (data / "registry.json").read_bytes() == document.read_bytes()
+    assert (data / "registry.index.json").read_bytes() == index.read_bytes()

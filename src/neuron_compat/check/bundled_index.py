@@ -1,6 +1,6 @@
 """An index into the bundled snapshot, so `check` reads only what one answer needs of it.
 
-`data/registry.index.json` (written with the snapshot by scripts/bundle_registry.py) gives the byte span of
+`data/registry.index.json` (written with the snapshot: by the wheel build, or by a clone's on-demand compile) gives the byte span of
 every top-level section of `data/registry.json` and, per family, its span and the fields a family is matched
 by (id, name, model_types, architectures, pipelines). `check` parses the small sections it answers from
 (releases, stacks, capabilities), the index, and the one family that matches: not the 1.6 MB document.

@@ -23,7 +23,7 @@ FORMAT_VERSION = 1
 """The `format` of the document this package writes and reads; a newer one needs a newer neuron-compat."""
 
 BUNDLED_RESOURCE = "data/registry.json"
-"""Where the bundled snapshot lives inside the package (written by scripts/bundle_registry.py)."""
+"""Where the bundled snapshot lives inside the package (written into a wheel by its build, build_backend/neuron_compat_build.py)."""
 
 
 def _plain(value: Any) -> Any:

@@ -38,15 +38,10 @@ def write_or_report(path: Path, text: str, unchanged_from: bytes | None = None) 
 
 def write_registry_edit(path: Path, text: str, raw: bytes | None, shown: str, root: Path) -> int:
     """The last step of an add-evidence edit, under the registry's lock: replace the file (unless it changed since
-    `raw` was read), say so, and rebuild the bundled snapshot when the registry is the checkout's. An exit status."""
-    from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
-
+    `raw` was read) and say so. An exit status."""
     if not write_or_report(path, text, unchanged_from=raw):  # just before the rename
         return EXIT_PROBLEMS
     print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")
-    snapshot_note = refresh_after_edit(root)  # under the lock, like the write
-    if snapshot_note:
-        print(snapshot_note)
     return EXIT_OK
 
 

@@ -28,7 +28,6 @@ def _parse_stack(text: str) -> tuple[str, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
     from neuron_compat.contributing.new_family import (
         FamilyScaffold,
         ScaffoldError,
@@ -103,13 +102,10 @@ def run(args: argparse.Namespace) -> int:
                 return EXIT_PROBLEMS
             if not write_or_report(target, text):
                 return EXIT_PROBLEMS
-            snapshot_note = refresh_after_edit(root)  # under the lock: the snapshot of what was written
     except RegistryLockError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_PROBLEMS
     print(f"wrote {shown}: {len(model_types)} model type(s), {len(unknowns)} unknown statement(s)")
-    if snapshot_note:
-        print(snapshot_note)
     print(f"next: record a result with `neuron-compat add-evidence {args.family} --stack ... --release ... "
           "--instance ... --url ...` (see CONTRIBUTING.md)")
     return EXIT_OK

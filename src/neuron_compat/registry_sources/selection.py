@@ -2,9 +2,9 @@
 
 In this order: `--registry` (a registry directory, a compiled .json document, or an https URL of a published
 api/registry.json), then the `NEURON_COMPAT_REGISTRY` variable (the same forms), then `./registry` when the
-working directory holds a registry, else the snapshot bundled in the package. A directory is validated
-(YAML, schema, rules) and compiled; the bundled snapshot is read as it is, since the package's tests keep it
-equal to the registry it was built from.
+working directory holds a registry, else the bundled registry (`bundled`: the wheel's compiled document, or
+in a clone its registry/ compiled on demand). A directory is validated (YAML, schema, rules) and compiled; the
+wheel's document is read as it is, since the wheel build compiled it from a registry that validated.
 """
 
 from __future__ import annotations
@@ -14,12 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from neuron_compat.check.compiled_view import (
-    CompiledRegistry,
-    bundled_document_text,
-    document_problem,
-    parse_document,
-)
+from neuron_compat.check.compiled_view import CompiledRegistry, document_problem, parse_document
 from neuron_compat.registry_sources.errors import RegistrySourceError
 
 ENV_VAR = "NEURON_COMPAT_REGISTRY"
@@ -42,6 +37,8 @@ class RegistryOrigin:
         what = {"directory": "registry directory", "file": "registry document", "url": "published registry",
                 "bundled": "snapshot bundled with neuron-compat"}[self.kind]
         text = f"{what} {self.location}" if self.kind != "bundled" else what
+        if self.kind == "bundled" and not self.location.startswith("neuron_compat/"):
+            text = f"snapshot compiled from this clone's registry ({self.location})"
         text += f", data version {self.data_version or 'unknown'}"
         if self.from_cache:
             text += f", from the local cache ({self.note})" if self.note else ", from the local cache"
@@ -121,15 +118,7 @@ def _open_url(url: str, chosen_by: str, offline: bool, environ: Mapping[str, str
 
 
 def _open_bundled() -> tuple[CompiledRegistry, RegistryOrigin]:
-    from neuron_compat.check.bundled_index import open_indexed
+    from neuron_compat.registry_sources.bundled import open_bundled
 
-    indexed = open_indexed()  # the fast way, reading only what the answer needs; else the whole document
-    if indexed is not None:
-        return indexed, RegistryOrigin("bundled", "bundled", "neuron_compat/data/registry.json", indexed.data_version)
-    try:
-        document = parse_document(bundled_document_text())
-    except (OSError, ValueError) as error:
-        raise RegistrySourceError(f"the bundled registry snapshot is missing or broken ({error}); reinstall "
-                                  "neuron-compat or pass --registry") from None
-    registry = CompiledRegistry(document)
-    return registry, RegistryOrigin("bundled", "bundled", "neuron_compat/data/registry.json", registry.data_version)
+    registry, location = open_bundled()  # raises RegistrySourceError (a clone's registry/ that does not validate)
+    return registry, RegistryOrigin("bundled", "bundled", location, registry.data_version)
