@@ -230,6 +230,10 @@ def _diffusers_facts(config: dict[str, Any]) -> ModelConfigFacts:
     return ModelConfigFacts(kind="diffusers", pipeline_class=_text(config.get("_class_name")), components=components)
 
 
+MAX_ARCHITECTURES = 64
+"""The most class names `architectures` may list (real configs list one to three)."""
+
+
 def facts_from_config(config: Any) -> ModelConfigFacts:
     """Normalise a parsed config.json / model_index.json. Raises ConfigError for anything else."""
     if not isinstance(config, dict):
@@ -244,6 +248,9 @@ def facts_from_config(config: Any) -> ModelConfigFacts:
     text_config = config.get("text_config") if isinstance(config.get("text_config"), dict) else None
     sources = [config] + ([text_config] if text_config else [])
     architectures = config.get("architectures")
+    if isinstance(architectures, list) and len(architectures) > MAX_ARCHITECTURES:
+        raise ConfigError(f"architectures lists {len(architectures)} names; a config names a few "
+                          f"(limit {MAX_ARCHITECTURES})")
     dtype, dtype_raw = _dtype(sources)
     auto_map = _string_map(config.get("auto_map"))
     return ModelConfigFacts(
