@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from neuron_compat.commands.add_evidence import CONFIGURATION_WORD
 from neuron_compat.commands.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -27,6 +28,10 @@ def _parse_stack(text: str) -> tuple[str, str | None]:
     return stack, (workload or None)
 
 
+RESERVED_FAMILY_IDS = frozenset({CONFIGURATION_WORD})
+"""Family ids that `add-evidence` reads as one of its own words (a subcommand), never as a family."""
+
+
 def run(args: argparse.Namespace) -> int:
     from neuron_compat.contributing.bundled_snapshot import refresh_after_edit
     from neuron_compat.contributing.new_family import (
@@ -43,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from neuron_compat.loading.yaml_reader import display_path
 
     root: Path = args.registry
+    if args.family in RESERVED_FAMILY_IDS:
+        print(f"error: '{args.family}' is a word of `neuron-compat add-evidence` (add-evidence {args.family} ...), "
+              "so a family of that id could never be reached by it; choose another id", file=sys.stderr)
+        return EXIT_USAGE
     try:
         check_family_id(args.family)
         facts = read_config(args.from_config) if args.from_config else None
