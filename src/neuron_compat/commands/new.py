@@ -17,6 +17,7 @@ from neuron_compat.commands.common import (
     write_or_report,
 )
 from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
+from neuron_compat.safeio.option_values import argparse_type, iso_date
 
 if TYPE_CHECKING:
     from neuron_compat.contributing.new_family import UnknownStatement
@@ -188,7 +189,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help="the checkpoints need trust_remote_code (set automatically when the config has auto_map)")
     parser.add_argument("--stack", action="append", metavar="STACK[:WORKLOAD]",
                         help="add an unknown statement for this stack (all its workloads, or the one named)")
-    parser.add_argument("--today", type=dt.date.fromisoformat, metavar="YYYY-MM-DD",
+    parser.add_argument("--today", type=argparse_type(iso_date), metavar="YYYY-MM-DD",
                         help="the date written as verified (default: today)")
     add_registry_argument(parser, positional=False)
     parser.set_defaults(handler=run)
