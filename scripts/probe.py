@@ -48,6 +48,7 @@ from probe_harness.isolate import run_isolated
 from probe_harness.render import render
 
 from neuron_compat.contributing.upstream_snapshot import write_or_check
+from neuron_compat.safeio.option_values import OptionValueError, argparse_type, decimal
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "upstream" / "probe.yaml"
@@ -163,13 +164,22 @@ def read_cache(path: Path, stamp: dict[str, str]) -> dict[str, dict[str, Any]]:
     return results
 
 
+def _model_type_name(text: str) -> str:
+    if not text.strip():
+        raise OptionValueError("an empty model type")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--model-types", nargs="*", help="probe only these (default: every registry model type)")
+    parser.add_argument("--model-types", nargs="+", type=argparse_type(_model_type_name), metavar="MODEL_TYPE",
+                        help="probe only these (default: every registry model type)")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--cache", type=Path, default=CACHE, help="raw results, appended; a re-run resumes")
-    parser.add_argument("--timeout", type=float, default=240, help="seconds per workload (default 240)")
-    parser.add_argument("--memory-gb", type=float, default=8, help="address-space cap per workload (default 8)")
+    parser.add_argument("--timeout", type=argparse_type(decimal, above_minimum=True, maximum=86_400), default=240,
+                        help="seconds per workload, more than 0 (default 240)")
+    parser.add_argument("--memory-gb", type=argparse_type(decimal, above_minimum=True, maximum=4096), default=8,
+                        help="address-space cap per workload, more than 0 (default 8)")
     parser.add_argument("--render-only", action="store_true", help="write the output from the cache only")
     parser.add_argument("--retry", action="store_true", help="probe again the cached model types that failed")
     parser.add_argument("--check", action="store_true", help="probe afresh (no cache) and compare with the output")

@@ -55,6 +55,11 @@ def _dispatch(arguments: list[str]) -> int:
     # `neuron-compat check ...` builds only the check parser: the other commands' imports stay unpaid.
     named = {module.replace("_", "-"): module for module in COMMAND_MODULES}
     parser = build_parser(only=named.get(arguments[0]) if arguments else None)
+    empty = _empty_option(parser, arguments)
+    if empty is not None:
+        print(f"neuron-compat {arguments[0]}: error: argument {empty}: expected a value, got empty text "
+              "(give a value, or leave the option out for its default)", file=sys.stderr)
+        return EXIT_USAGE
     args = parser.parse_args(arguments)
     if not getattr(args, "handler", None):
         parser.print_help()
@@ -77,6 +82,25 @@ def _dispatch(arguments: list[str]) -> int:
         _drop_unwritten_output()
         print(f"neuron-compat: cannot write the output: {error.strerror}", file=sys.stderr)
         return EXIT_PROBLEMS
+
+
+def _empty_option(parser: argparse.ArgumentParser, arguments: list[str]) -> str | None:
+    """The first option given empty text, by the one rule every command shares (safeio.option_values)."""
+    from neuron_compat.safeio.option_values import first_empty_option
+
+    if not arguments:
+        return None
+    subparsers = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    command = subparsers[0].choices.get(arguments[0]) if subparsers else None
+    if command is None:
+        return None
+    known = command._option_string_actions
+
+    def takes_value(option: str) -> bool:
+        action = known.get(option)
+        return action is None or action.nargs != 0
+
+    return first_empty_option(arguments[1:], takes_value)
 
 
 # A path the user named that cannot even be looked at is a usage error; other OS errors on a path are problems.

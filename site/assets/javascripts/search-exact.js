@@ -31,10 +31,17 @@
     return loading;
   }
 
+  /* A key of the index as data only: `constructor`, `__proto__` or `toString` typed as a query is no entry. */
+  function own(map, key) {
+    return map && typeof map === "object" && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
+  }
+
   function targets(query) {
     if (!index) return [];
-    var ids = index.identifiers[normalize(query)] || [];
-    return ids.map(function (id) { return index.families[id]; }).filter(Boolean);
+    var ids = own(index.identifiers, normalize(query));
+    if (!Array.isArray(ids)) return [];
+    return ids.map(function (id) { return own(index.families, id); })
+      .filter(function (family) { return family && typeof family.page === "string"; });
   }
 
   function pathOf(href) {
@@ -124,7 +131,7 @@
     var list = engine.list();
     if (!input || !list) return;
     var wanted = targets(input.value);
-    var wantedPaths = {};
+    var wantedPaths = Object.create(null);
     wanted.forEach(function (family) { wantedPaths[pathOf(new URL(family.page, base).toString())] = true; });
     // Items added for an earlier query go when they are not wanted now.
     Array.prototype.slice.call(list.querySelectorAll("[" + MARK + "]")).forEach(function (li) {

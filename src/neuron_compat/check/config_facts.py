@@ -230,6 +230,10 @@ def _diffusers_facts(config: dict[str, Any]) -> ModelConfigFacts:
     return ModelConfigFacts(kind="diffusers", pipeline_class=_text(config.get("_class_name")), components=components)
 
 
+MAX_ARCHITECTURES = 64
+"""The most class names `architectures` may list (real configs list one to three)."""
+
+
 def facts_from_config(config: Any) -> ModelConfigFacts:
     """Normalise a parsed config.json / model_index.json. Raises ConfigError for anything else."""
     if not isinstance(config, dict):
@@ -244,6 +248,9 @@ def facts_from_config(config: Any) -> ModelConfigFacts:
     text_config = config.get("text_config") if isinstance(config.get("text_config"), dict) else None
     sources = [config] + ([text_config] if text_config else [])
     architectures = config.get("architectures")
+    if isinstance(architectures, list) and len(architectures) > MAX_ARCHITECTURES:
+        raise ConfigError(f"architectures lists {len(architectures)} names; a config names a few "
+                          f"(limit {MAX_ARCHITECTURES})")
     dtype, dtype_raw = _dtype(sources)
     auto_map = _string_map(config.get("auto_map"))
     return ModelConfigFacts(
@@ -295,6 +302,10 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
         raise ConfigError(f"{where}: JSON nested too deeply") from None
     except ValueError as error:  # NaN / Infinity, or an integer of thousands of digits
         raise ConfigError(f"{where}: malformed JSON: {value_error_reason(error)}") from None
+    depth = nesting_depth(data)
+    if depth > MAX_CONFIG_DEPTH:
+        raise ConfigError(f"{where}: nested more than {MAX_CONFIG_DEPTH} levels deep (objects and arrays); "
+                          "a model config has a few levels")
     if _ESCAPED_SURROGATE.search(text):
         try:
             json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
@@ -304,6 +315,31 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+MAX_CONFIG_DEPTH = 32
+"""The deepest nesting of objects and arrays a config may have (real ones have under 8: a text_config's
+rope_scaling list). Every reader of a config (a local file, the Hub, its cache) refuses more, so no code that
+walks a config (the facts, the KV-cache sizing) meets a deeper one."""
+
+
+def nesting_depth(value: Any) -> int:
+    """How deeply objects and arrays nest in parsed JSON (a scalar is 0), without recursion."""
+    deepest = 0
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        current, depth = pending.pop()
+        if isinstance(current, dict):
+            children: Any = current.values()
+        elif isinstance(current, list):
+            children = current
+        else:
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        if deepest > MAX_CONFIG_DEPTH:
+            return deepest
+        pending.extend((child, depth) for child in children)
+    return deepest
 
 
 def _refuse_constant(name: str) -> Any:

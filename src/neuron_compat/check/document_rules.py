@@ -15,6 +15,12 @@ from neuron_compat.contract.versions import version_key
 from neuron_compat.safeio.safe_text import has_unsafe_characters
 
 MAX_DATA_VERSION_LENGTH = 40
+MAX_INSTANCES = 500
+"""The most instance sizes a document may list (the registry lists a few dozen): fit tries each one."""
+MAX_NEURON_CORES = 4096
+"""The most NeuronCores (physical, or logical at any LNC setting) one instance, or cores per chip, may have:
+the largest UltraServer has about a thousand; fit's work and output grow with the cores."""
+MAX_CHIPS = 1024
 
 
 def document_rule_problem(document: RegistryDocument) -> str | None:
@@ -23,6 +29,7 @@ def document_rule_problem(document: RegistryDocument) -> str | None:
 
 
 def _problems(document: RegistryDocument) -> Iterator[str]:
+    yield from _instance_bounds(document)
     version = document.data_version
     if version is not None and len(version) > MAX_DATA_VERSION_LENGTH:
         yield (f"data_version is {len(version)} characters long (at most {MAX_DATA_VERSION_LENGTH}; "
@@ -45,6 +52,25 @@ def _problems(document: RegistryDocument) -> Iterator[str]:
             if statement.since and statement.until and version_key(statement.since) >= version_key(statement.until):
                 yield (f"family '{family.id}' support[{index}]: since {statement.since} is not before "
                        f"until {statement.until}")
+
+
+def _instance_bounds(document: RegistryDocument) -> Iterator[str]:
+    instances = document.instances
+    if instances is None:
+        return
+    if len(instances.instances) > MAX_INSTANCES:
+        yield f"instances lists {len(instances.instances)} instance sizes (at most {MAX_INSTANCES})"
+        return
+    for generation in instances.generations:
+        if (generation.cores_per_chip or 0) > MAX_NEURON_CORES:
+            yield (f"hardware generation '{generation.hardware}': cores_per_chip {generation.cores_per_chip} "
+                   f"(at most {MAX_NEURON_CORES})")
+    for instance in instances.instances:
+        cores = [instance.neuron_cores or 0, *instance.logical_neuron_cores.values()]
+        if max(cores) > MAX_NEURON_CORES:
+            yield f"instance '{instance.name}': {max(cores)} NeuronCores (at most {MAX_NEURON_CORES})"
+        if (instance.chips or 0) > MAX_CHIPS:
+            yield f"instance '{instance.name}': {instance.chips} chips (at most {MAX_CHIPS})"
 
 
 def _duplicates(what: str, values: Iterable[str]) -> Iterator[str]:

@@ -324,16 +324,20 @@ def _find_family(facts: ModelConfigFacts, families: list[Family]) -> tuple[Famil
         for family in families:
             if model_type in family.model_types:
                 return family, FamilyMatch(id=family.id, name=family.name, matched_by="model_type", value=model_type), [], []
+    by_architecture: dict[str, Family] = {}  # one pass over the families, then a lookup per name
+    for family in families:
+        for name in family.architectures:
+            by_architecture.setdefault(name, family)
     for architecture in facts.architectures:
-        for family in families:
-            if architecture in family.architectures:
-                said = f"model_type '{model_type}' is not listed by family '{family.id}'" if model_type else \
-                    "the config names no model_type"
-                caveat = Caveat(kind="matched-by-architecture", limits=True,
-                                message=f"{said}; matched by the architecture {architecture}, and stacks usually "
-                                "dispatch on model_type")
-                match = FamilyMatch(id=family.id, name=family.name, matched_by="architectures", value=architecture)
-                return family, match, [caveat], []
+        matched = by_architecture.get(architecture)
+        if matched is not None:
+            said = f"model_type '{model_type}' is not listed by family '{matched.id}'" if model_type else \
+                "the config names no model_type"
+            caveat = Caveat(kind="matched-by-architecture", limits=True,
+                            message=f"{said}; matched by the architecture {architecture}, and stacks usually "
+                            "dispatch on model_type")
+            match = FamilyMatch(id=matched.id, name=matched.name, matched_by="architectures", value=architecture)
+            return matched, match, [caveat], []
 
     covered = [(m, f.id) for f in families for m in f.model_types]
     siblings: list[tuple[str, str]] = []

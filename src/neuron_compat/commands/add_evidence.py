@@ -22,6 +22,7 @@ from neuron_compat.commands.common import (
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
 from neuron_compat.contributing.file_snapshot import ChangedWhileRunning, read_snapshot, unchanged_text
 from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
+from neuron_compat.safeio.option_values import argparse_type, iso_date
 
 
 class _UsageError(ValueError):
@@ -211,7 +212,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--by", metavar="HANDLE", help="who ran it (GitHub handle)")
     parser.add_argument("--kind", choices=[SourceKind.REPRODUCIBLE_RUN.value, SourceKind.COMMUNITY_REPORT.value],
                         default=SourceKind.REPRODUCIBLE_RUN.value, help="reproducible-run (default) or community-report")
-    parser.add_argument("--verified", type=dt.date.fromisoformat, metavar="YYYY-MM-DD", help="date of the run (default: today)")
+    parser.add_argument("--verified", type=argparse_type(iso_date), metavar="YYYY-MM-DD", help="date of the run (default: today)")
     parser.add_argument("--stack-version", metavar="VERSION",
                         help="the stack's own version, for stacks with a version line (e.g. optimum-neuron 0.0.27)")
     parser.add_argument("--dry-run", action="store_true", help="print the diff; write nothing")

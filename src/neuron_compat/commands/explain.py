@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from neuron_compat.commands.common import EXIT_PROBLEMS
+from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import one_line
 
 EXIT_NONE_MATCHED = 4
@@ -24,18 +25,28 @@ def _read_text(args: argparse.Namespace) -> str | None:
     from neuron_compat.check.explain import MAX_TEXT
 
     if args.file is not None:
-        source = sys.stdin.buffer if args.file == "-" else None
+        limit = MAX_TEXT * 4
         try:
-            if source is not None:
-                data = source.read(MAX_TEXT * 4 + 1)
-            else:
-                with Path(args.file).expanduser().open("rb") as handle:
-                    data = handle.read(MAX_TEXT * 4 + 1)
-        except OSError as error:
-            _fail(f"{args.file}: {error.strerror or error}")
+            data = _read_stdin(limit) if args.file == "-" else read_regular_file(
+                Path(args.file).expanduser(), limit, head_only=True)
+        except UnreadableFile as error:
+            _fail(f"{args.file}: {error}")
             return None
         return data.decode("utf-8", errors="replace")
     return " ".join(args.text)
+
+
+def _read_stdin(limit: int) -> bytes:
+    """At most `limit + 1` bytes of standard input; UnreadableFile when it is closed or cannot be read."""
+    stream = sys.stdin
+    if stream is None or getattr(stream, "closed", True):
+        raise UnreadableFile("standard input is closed; pipe the error text in or give --file PATH")
+    try:
+        data = stream.buffer.read(limit + 1)
+    except (OSError, ValueError, AttributeError) as error:
+        reason = getattr(error, "strerror", None) or "closed or not readable"
+        raise UnreadableFile(f"standard input cannot be read: {reason}") from None
+    return data if isinstance(data, bytes) else b""
 
 
 def run(args: argparse.Namespace) -> int:

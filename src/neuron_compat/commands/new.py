@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from neuron_compat.commands.add_evidence import CONFIGURATION_WORD
 from neuron_compat.commands.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -16,6 +17,7 @@ from neuron_compat.commands.common import (
     write_or_report,
 )
 from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
+from neuron_compat.safeio.option_values import argparse_type, iso_date
 
 if TYPE_CHECKING:
     from neuron_compat.contributing.new_family import UnknownStatement
@@ -25,6 +27,10 @@ if TYPE_CHECKING:
 def _parse_stack(text: str) -> tuple[str, str | None]:
     stack, _, workload = text.partition(":")
     return stack, (workload or None)
+
+
+RESERVED_FAMILY_IDS = frozenset({CONFIGURATION_WORD})
+"""Family ids that `add-evidence` reads as one of its own words (a subcommand), never as a family."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from neuron_compat.loading.yaml_reader import display_path
 
     root: Path = args.registry
+    if args.family in RESERVED_FAMILY_IDS:
+        print(f"error: '{args.family}' is a word of `neuron-compat add-evidence` (add-evidence {args.family} ...), "
+              "so a family of that id could never be reached by it; choose another id", file=sys.stderr)
+        return EXIT_USAGE
     try:
         check_family_id(args.family)
         facts = read_config(args.from_config) if args.from_config else None
@@ -175,7 +185,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help="the checkpoints need trust_remote_code (set automatically when the config has auto_map)")
     parser.add_argument("--stack", action="append", metavar="STACK[:WORKLOAD]",
                         help="add an unknown statement for this stack (all its workloads, or the one named)")
-    parser.add_argument("--today", type=dt.date.fromisoformat, metavar="YYYY-MM-DD",
+    parser.add_argument("--today", type=argparse_type(iso_date), metavar="YYYY-MM-DD",
                         help="the date written as verified (default: today)")
     add_registry_argument(parser, positional=False)
     parser.set_defaults(handler=run)

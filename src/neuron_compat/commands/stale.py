@@ -8,20 +8,10 @@ import json
 import sys
 
 from neuron_compat.commands.common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_registry_argument
+from neuron_compat.safeio.option_values import argparse_type, iso_date, whole_number
 
-
-def _positive_or_zero(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
-
-
-def _at_least_one(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return value
+_positive_or_zero = argparse_type(whole_number, minimum=0)
+_at_least_one = argparse_type(whole_number, minimum=1)
 
 
 def _ordinal(k: int) -> str:
@@ -97,6 +87,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--days", type=_positive_or_zero, metavar="N", help="stale when verified more than N days ago")
     parser.add_argument("--releases", type=_at_least_one, metavar="K",
                         help="stale when verified before the K-th newest Neuron release came out")
-    parser.add_argument("--today", type=dt.date.fromisoformat, metavar="YYYY-MM-DD", help="the reference date (default: today)")
+    parser.add_argument("--today", type=argparse_type(iso_date), metavar="YYYY-MM-DD", help="the reference date (default: today)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)

@@ -637,6 +637,28 @@ class ProbeSnapshot(BaseModel):
     not_built: dict[str, ProbeNotBuilt] = Field(default_factory=dict, description='model_type -> why the probe could not build it.')
     not_probed: list[str] = Field(default_factory=list, description='Model types the run has not reached yet (scripts/probe.py resumes from its cache).')
 
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_text_only(cls, data: Any) -> Any:
+        """Every string of the snapshot (keys too) follows the registry text rules: no control character (a
+        newline aside), no line separator, no bidirectional mark, so none reaches a page or a terminal."""
+        pending: list[tuple[str, Any]] = [("", data)]
+        while pending:
+            where, value = pending.pop()
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    path = f"{where}.{key}" if where else str(key)
+                    pending.append((path, key) if isinstance(key, str) else (path, None))
+                    pending.append((path, item))
+            elif isinstance(value, list):
+                pending.extend((f"{where}[{index}]", item) for index, item in enumerate(value))
+            elif isinstance(value, str):
+                bad = first_unsafe_character(value, allowed="\n")
+                if bad is not None:
+                    raise ValueError(f"{one_line(where[:200])}: holds the control or bidirectional character "
+                                     f"{one_line(bad)} (probe text is plain text; regenerate the snapshot)")
+        return data
+
 
 # --- instances.yaml -----------------------------------------------------------------------------
 

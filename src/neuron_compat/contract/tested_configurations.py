@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -129,6 +129,18 @@ _PINNED = re.compile(
     r"|huggingface\.co/[^/]+/[^/]+/(?:blob|tree)/[0-9a-f]{7,40}/)")
 
 
+def _refuse_boolean(value: Any) -> Any:
+    """YAML reads `yes`, `no`, `on`, `off` as booleans, which a lax float would take as 1.0 or 0.0."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got the boolean {value!r} (YAML reads yes/no/on/off as true/false: "
+                         "write the number the source gives)")
+    return value
+
+
+MeasuredNumber = Annotated[float, BeforeValidator(_refuse_boolean), Field(strict=True)]
+"""A measured number: an integer or a decimal as YAML reads it; text (`"90"`, `1:30`) and booleans are refused."""
+
+
 class Measurement(Model):
     """One measured number: a metric of a closed vocabulary, its value, its unit and the phase it covers."""
 
@@ -136,11 +148,11 @@ class Measurement(Model):
     name: PlainText | None = Field(
         default=None, description="For `accuracy`: the benchmark or metric name (e.g. 'GSM8K'); for others, "
         "how the source labels it when it is more specific (e.g. 'teacher-forced').")
-    value: float = Field(description="The number, as the source gives it (finite).")
+    value: MeasuredNumber = Field(description="The number, as the source gives it (finite).")
     unit: Unit = Field(description="Its unit; each metric allows only some units (METRIC_UNITS).")
     phase: Phase | None = Field(default=None, description="Context encoding, token generation or end to end, "
                                 "where the source says which.")
-    percentile: float | None = Field(
+    percentile: MeasuredNumber | None = Field(
         default=None, gt=0, le=100, description="For a time (`ttft`, `tpot`, `latency`): the percentile the source "
         "gives (50 for P50, 99 for P99); null for a mean or when the source does not say.")
     approximate: bool = Field(default=False, description="The source writes the value as approximate (~).")

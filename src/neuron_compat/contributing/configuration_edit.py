@@ -32,6 +32,7 @@ from neuron_compat.contract.tested_configurations import (
 )
 from neuron_compat.contributing import roundtrip_style as roundtrip
 from neuron_compat.contributing.yaml_patch import YamlTextEditor
+from neuron_compat.safeio.option_values import OptionValueError, exact_float
 
 MEASURE_FORMAT = "METRIC[:NAME]=[~]VALUE UNIT[@PHASE]"
 MEASURE_EXAMPLE = "throughput=41.5tokens/s@token-generation"
@@ -87,6 +88,10 @@ def parse_measurement(text: str) -> dict[str, Any]:
         close = difflib.get_close_matches(unit, allowed, n=1, cutoff=0.6)
         hint = f"did you mean '{close[0]}'? " if close else ""
         raise ConfigurationInputError(f"{where}: '{unit}' {fits} ({hint}{metric} takes {', '.join(allowed)})")
+    try:
+        exact_float(match["value"])  # a value a stored double would round is refused, not stored rounded
+    except OptionValueError as error:
+        raise ConfigurationInputError(f"{where}: {error}") from None
     value: int | float = float(match["value"]) if "." in match["value"] else int(match["value"])
     measurement = {"metric": metric, "name": name or None, "value": value, "unit": unit,
                    "phase": phase.strip() if at else None, "approximate": bool(match["approximate"])}

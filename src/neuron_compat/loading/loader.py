@@ -234,7 +234,7 @@ def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken
         return found
     paths = sorted(directory.glob("*")) if directory.is_dir() else []
     for path in paths:
-        if path.name.startswith(".") or path.is_dir():
+        if path.name.startswith(".") or (path.is_dir() and path.suffix != ".yaml"):  # a *.yaml folder: an error
             continue
         if path.suffix != ".yaml":
             problems.append(Problem(display_path(path), 0, 0, "", "only .yaml files belong in capabilities/",

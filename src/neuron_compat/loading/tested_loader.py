@@ -42,7 +42,7 @@ def load_configurations(directory: Path, load_one: LoadOne[ConfigurationsFile], 
                                 "<source>.yaml files, found something else", rule="layout"))
         return found
     for path in sorted(directory.glob("*")) if directory.is_dir() else []:
-        if path.name.startswith(".") or path.is_dir():
+        if path.name.startswith(".") or (path.is_dir() and path.suffix != ".yaml"):  # a *.yaml folder: an error
             continue
         if path.suffix != ".yaml":
             problems.append(Problem(display_path(path), 0, 0, "", "only .yaml files belong in configurations/",

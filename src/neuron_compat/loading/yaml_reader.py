@@ -109,6 +109,19 @@ for _tag in _SCALAR_KINDS:
     _full_tag = f"tag:yaml.org,2002:{_tag}"
     _FastLoader.add_constructor(_full_tag, _located_scalar(_FastLoader.yaml_constructors[_full_tag]))
 
+# YAML 1.1 reads `1:30` as the base-60 integer 90 and `1:30.5` as 90.5: a time or a ratio would become a
+# number nobody wrote. Plain scalars are resolved without the base-60 forms, so `1:30` stays text (and a
+# number field refuses it); every other integer and float form is YAML 1.1's, unchanged.
+_INT_TAG, _FLOAT_TAG = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+_FastLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag not in (_INT_TAG, _FLOAT_TAG)]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()}
+_FastLoader.add_implicit_resolver(_INT_TAG, re.compile(
+    r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$", re.X), list("-+0123456789"))
+_FastLoader.add_implicit_resolver(_FLOAT_TAG, re.compile(
+    r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", re.X), list("-+0123456789."))
+
 
 class _GuardedLoader(_FastLoader):
     """Also counts alias uses, so that an alias bomb fails before it is expanded anywhere."""

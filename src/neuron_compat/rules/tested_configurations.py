@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from collections.abc import Iterator
 
 from neuron_compat.contract.tested_configurations import TestedConfiguration
-from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.loading.loaded_registry import INSTANCES_KEY, Registry
 from neuron_compat.loading.tested_loader import configurations_key
 from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule
 from neuron_compat.rules.known_references import release_hint, stack_hint
@@ -55,7 +56,9 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
     if release is not None and RELEASES_KEY not in registry.broken and release not in registry.release_by_version:
         yield Finding(key, (*where, "release"), f"release '{release}' is not in releases.yaml",
                       release_hint(release, registry.release_versions))
-    if configuration.instance is not None:
+    yield from _date_findings(key, (*where, "validated"), configuration.validated, "validated")
+    if configuration.instance is not None and INSTANCES_KEY not in registry.broken:
+        # an instances.yaml that failed to load has its own problems; "set instance: null" would delete good data
         if instances is None:
             yield Finding(key, (*where, "instance"), f"instance '{configuration.instance}' cannot be checked: "
                           "the registry has no instances.yaml", "add instances.yaml, or set instance: null")
@@ -64,11 +67,28 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
                           did_you_mean(configuration.instance, instances, "instance"))
 
 
+EARLIEST_DATE = dt.date(2018, 1, 1)
+"""No Neuron hardware or SDK existed before this: an earlier date (year 1, a typo) is refused."""
+
+
+def _date_findings(key: FileKey, where: tuple[str | int, ...], value: dt.date | None, what: str) -> Iterator[Finding]:
+    """A date a run was validated or a harvest taken lies between 2018 and today (plus a day, for time zones)."""
+    if value is None:
+        return
+    if value > dt.date.today() + dt.timedelta(days=1):
+        yield Finding(key, where, f"{what} {value.isoformat()} is in the future", "write the date the source gives")
+    elif value < EARLIEST_DATE:
+        yield Finding(key, where, f"{what} {value.isoformat()} is before {EARLIEST_DATE.year}, earlier than any "
+                      "Neuron hardware", "write the date the source gives")
+
+
 def check(registry: Registry) -> Iterator[Finding]:
     instances = instance_names(registry)
     seen: dict[str, str] = {}
     for configurations in registry.configuration_files:
         key = configurations_key(configurations.source)
+        if configurations.harvest is not None:
+            yield from _date_findings(key, ("harvest", "taken"), configurations.harvest.taken, "taken")
         for index, configuration in enumerate(configurations.configurations):
             where: tuple[str | int, ...] = ("configurations", index)
             first = seen.get(configuration.id)

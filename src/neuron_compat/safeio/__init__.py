@@ -6,5 +6,6 @@ directories and one-line safe text. Imports nothing else of the package.
 - `deadline`: Run a blocking call under a wall-clock deadline, for network reads that per-operation timeouts cannot bound.
 - `safe_text`: Registry text made safe to print on one line: the one escaping used for every problem line and terminal output.
 - `scratch_dir`: Temporary directories that a killed run does not leave behind for good.
+- `option_values`: Strict reading of what a person types as an option value: the one helper every command and script uses.
 - `tree_write`: Write a whole directory tree in one swap, never over files this tool did not write.
 """

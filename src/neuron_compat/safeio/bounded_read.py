@@ -26,8 +26,12 @@ class FileTooLarge(UnreadableFile):
         self.grew = grew
 
 
-def read_regular_file(path: Path | str, max_bytes: int) -> bytes:
-    """The bytes of `path` (symlinks followed), or UnreadableFile if it is not a regular file or exceeds max_bytes."""
+def read_regular_file(path: Path | str, max_bytes: int, head_only: bool = False) -> bytes:
+    """The bytes of `path` (symlinks followed), or UnreadableFile if it is not a regular file or exceeds max_bytes.
+
+    With `head_only`, a longer file is not refused: its first `max_bytes + 1` bytes are returned (the caller
+    sees it was longer), and no more is read.
+    """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
@@ -36,7 +40,7 @@ def read_regular_file(path: Path | str, max_bytes: int) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableFile(f"not a regular file ({_kind(info.st_mode)}); only plain files are read")
-        if info.st_size > max_bytes:
+        if info.st_size > max_bytes and not head_only:
             raise FileTooLarge(info.st_size, max_bytes)
         chunks: list[bytes] = []
         total = 0
@@ -47,6 +51,8 @@ def read_regular_file(path: Path | str, max_bytes: int) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > max_bytes:
+                if head_only:
+                    break
                 raise FileTooLarge(total, max_bytes, grew=True)
         return b"".join(chunks)
     except OSError as error:

@@ -6,6 +6,13 @@ changed and removes the ones no longer listed (what a file watcher wants: an unc
 touched). Both keep a manifest (`MANIFEST`: the list of the files written) in the tree, and both refuse,
 with a one-line `WriteRefused` before anything is written, a target that is not a directory (a file, a
 FIFO, a device) or a non-empty directory holding a file that its manifest does not list.
+
+The manifest is read as untrusted input: an entry that is not a plain relative path inside the tree (`..`,
+an absolute path, an empty or `.` component, a control character) makes the whole tree foreign. Nothing is
+followed: a symlink anywhere in the tree (to a file or a folder) is a file this command did not write, and
+a sub-folder that cannot be listed makes the folder foreign, never empty. The check stops at the first such
+entry, so refusing a foreign folder (a symlink to `/`) does not walk it. Every write and removal goes
+through `_inside`, which refuses a path whose folders are not real directories of the tree.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 from neuron_compat.safeio.atomic_write import WriteRefused
+from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.safeio.scratch_dir import remove_stale
 
 MANIFEST = ".neuron-compat-tree.json"
@@ -56,11 +64,11 @@ def update_tree(target: Path, files: dict[str, bytes], note: dict[str, object] |
     changed: list[str] = []
     listed = set(_listed(real) or ())
     for path, content in files.items():
-        if _read_or_none(real / path) != content:
+        if _read_or_none(_inside(real, path)) != content:
             _write_file(real, path, content, atomic=True)
             changed.append(path)
     for path in sorted(listed - set(files)):
-        (real / path).unlink(missing_ok=True)
+        _inside(real, path).unlink(missing_ok=True)
         changed.append(path)
     manifest = _manifest(files, note)
     if _read_or_none(real / MANIFEST) != manifest:
@@ -79,30 +87,51 @@ def _checked_target(target: Path) -> Path:
     if not stat.S_ISDIR(info.st_mode):
         kind = "a file" if stat.S_ISREG(info.st_mode) else "not a directory (a FIFO, device or socket)"
         raise WriteRefused(f"{target}: is {kind}; name a new or empty directory, or one this command wrote")
-    present = _files_under(real)
-    if not present:
-        return real
     listed = _listed(real)
+    stranger = _first_stranger(real, set(listed or ()) | {MANIFEST})
+    if stranger is None:
+        return real
     if listed is None:
-        raise WriteRefused(f"{target}: holds files this command did not write (no {MANIFEST}); "
+        raise WriteRefused(f"{target}: holds files this command did not write (no {MANIFEST}; first: {stranger}); "
                            "name a new or empty directory")
-    strangers = sorted(set(present) - set(listed) - {MANIFEST})
-    if strangers:
-        raise WriteRefused(f"{target}: holds {len(strangers)} file(s) this command did not write "
-                           f"(first: {strangers[0]}); move them or name another directory")
-    return real
+    raise WriteRefused(f"{target}: holds a file this command did not write ({stranger}); "
+                       "move it or name another directory")
 
 
-def _files_under(root: Path) -> list[str]:
-    found: list[str] = []
-    for folder, directories, names in os.walk(root):
-        directories.sort()
-        for name in names:
-            found.append((Path(folder) / name).relative_to(root).as_posix())
-    return found
+def _first_stranger(root: Path, allowed: set[str]) -> str | None:
+    """The first entry under `root` that is not an allowed regular file (None: nothing else is there).
+
+    Symlinks are never followed (a link is a stranger wherever it points), a sub-folder that cannot be listed
+    is a stranger (it may hold anything), and the walk stops at the first stranger.
+    """
+    pending = [""]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(root / folder if folder else root) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as error:
+            return f"{folder or '.'}/ (cannot be listed: {error.strerror or error})"
+        subfolders: list[str] = []
+        for entry in entries:
+            relative = f"{folder}/{entry.name}" if folder else entry.name
+            try:
+                if entry.is_symlink():
+                    return one_line(f"{relative} (a symlink)")
+                if entry.is_dir(follow_symlinks=False):
+                    subfolders.append(relative)
+                    continue
+                regular = entry.is_file(follow_symlinks=False)
+            except OSError as error:
+                return one_line(f"{relative} (cannot be examined: {error.strerror or error})")
+            if not regular or relative not in allowed:
+                return one_line(relative)
+        pending.extend(reversed(subfolders))
+    return None
 
 
 def _listed(root: Path) -> list[str] | None:
+    """The manifest's file list (None: no readable manifest); WriteRefused when an entry leaves the tree."""
     manifest = root / MANIFEST
     if manifest.is_symlink() or not manifest.is_file():
         return None
@@ -110,7 +139,36 @@ def _listed(root: Path) -> list[str] | None:
         listed = json.loads(manifest.read_text(encoding="utf-8")).get("files")
     except (OSError, ValueError, AttributeError):
         return None
-    return [str(path) for path in listed] if isinstance(listed, list) else None
+    if not isinstance(listed, list):
+        return None
+    for entry in listed:
+        if not isinstance(entry, str) or not _is_tree_path(entry):
+            raise WriteRefused(f"{manifest}: lists {one_line(repr(entry))[:120]}, not a path inside the tree; "
+                               "this folder was not written by this command as it is: name another directory")
+    return listed
+
+
+def _is_tree_path(path: str) -> bool:
+    """A plain relative POSIX path: no absolute path, no `..`, `.` or empty component, no control character."""
+    if not path or path.startswith("/") or "\\" in path or one_line(path) != path:
+        return False
+    return all(part not in ("", ".", "..") for part in path.split("/"))
+
+
+def _inside(root: Path, path: str) -> Path:
+    """`root / path`, refused unless it is a tree path whose existing folders are real directories (no symlinks)."""
+    if not _is_tree_path(path):
+        raise WriteRefused(f"{one_line(path)}: not a path inside the tree")
+    folder = root
+    for part in path.split("/")[:-1]:
+        folder = folder / part
+        try:
+            info = os.lstat(folder)
+        except FileNotFoundError:
+            break
+        if not stat.S_ISDIR(info.st_mode):
+            raise WriteRefused(f"{folder}: not a directory of the tree (a symlink or a file); nothing written there")
+    return root / path
 
 
 def _manifest(files: dict[str, bytes], note: dict[str, object] | None) -> bytes:
@@ -119,9 +177,7 @@ def _manifest(files: dict[str, bytes], note: dict[str, object] | None) -> bytes:
 
 
 def _write_file(root: Path, path: str, content: bytes, atomic: bool = False) -> None:
-    if path.startswith("/") or ".." in path.split("/"):
-        raise WriteRefused(f"{path}: not a path inside the tree")
-    destination = root / path
+    destination = _inside(root, path)
     destination.parent.mkdir(parents=True, exist_ok=True)
     if not atomic:
         destination.write_bytes(content)

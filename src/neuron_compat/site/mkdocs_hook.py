@@ -74,8 +74,11 @@ def _regenerate(config: Any) -> None:
         raise PluginError(f"the registry at {root} has {len(tree.problems)} problem(s); the site was not rebuilt:\n{lines}")
     if tree.error:
         raise PluginError(tree.error)
-    changed = update_tree(Path(config.docs_dir), tree.files,
-                          note={"generator": "neuron-compat site", "source_date_epoch": tree.source_date_epoch})
+    try:
+        changed = update_tree(Path(config.docs_dir), tree.files,
+                              note={"generator": "neuron-compat site", "source_date_epoch": tree.source_date_epoch})
+    except OSError as error:  # WriteRefused included: a tampered manifest, a symlink or a foreign file in the tree
+        raise PluginError(f"the documentation tree was not updated: {error}") from None
     log.info("neuron-compat: %d families, %d files changed in %s", tree.families, len(changed), config.docs_dir)
 
 

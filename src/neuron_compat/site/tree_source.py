@@ -16,6 +16,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.loading.problems import Problem
 from neuron_compat.rules.validation import validate_registry
 from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
+from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.site.render import render_site
 from neuron_compat.site.tree import TreeContext, TreeError, documentation_tree
 from neuron_compat.site.upstream import load_hub_snapshots
@@ -50,22 +51,49 @@ def build_tree(registry_root: Path, pages_root: Path) -> BuiltTree:
 
 
 def read_pages(pages_root: Path) -> dict[str, bytes]:
-    """Every file under `pages_root` by POSIX path (dot files and folders skipped, as the engines skip them)."""
+    """Every file under `pages_root` by POSIX path (dot files and folders skipped, as the engines skip them).
+
+    Nothing outside the pages folder is published: a symlink is read only when it resolves to a regular file
+    inside the pages folder (a link to `/proc/self/environ` or to a file outside the repository is an error),
+    a symlink to a folder is refused (copy the folder), and a folder that cannot be listed is an error.
+    """
     if not pages_root.is_dir():
         raise TreeError(f"{pages_root}: the hand-written pages folder does not exist")
+    real_root = os.path.realpath(pages_root)
     pages: dict[str, bytes] = {}
-    for folder, directories, names in os.walk(pages_root):
-        directories[:] = sorted(name for name in directories if not name.startswith("."))
-        for name in sorted(names):
-            if name.startswith("."):
+    pending = [pages_root]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted((entry for entry in listing if not entry.name.startswith(".")),
+                                 key=lambda entry: entry.name)
+        except OSError as error:
+            raise TreeError(f"{folder}: the folder cannot be listed: {error.strerror or error}") from None
+        subfolders: list[Path] = []
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_symlink():
+                _check_link(path, real_root)
+            elif entry.is_dir(follow_symlinks=False):
+                subfolders.append(path)
                 continue
-            path = Path(folder) / name
-            relative = path.relative_to(pages_root).as_posix()
             try:
-                pages[relative] = read_regular_file(path, MAX_PAGE_BYTES)
+                pages[path.relative_to(pages_root).as_posix()] = read_regular_file(path, MAX_PAGE_BYTES)
             except UnreadableFile as error:
                 raise TreeError(f"{path}: cannot be read: {error}") from None
-    return pages
+        pending.extend(reversed(subfolders))
+    return dict(sorted(pages.items()))
+
+
+def _check_link(path: Path, real_root: str) -> None:
+    """A symlink in the pages folder is published only when it names a regular file inside that folder."""
+    target = os.path.realpath(path)
+    if os.path.commonpath([real_root, target]) != real_root:
+        raise TreeError(f"{path}: a symlink to {one_line(target)}, outside the pages folder {real_root}; "
+                        "only files inside it are published (copy the file in)")
+    if os.path.isdir(target):
+        raise TreeError(f"{path}: a symlink to a folder; folders are not followed (copy the folder in)")
 
 
 def data_epoch(registry: Registry) -> int:
