@@ -120,8 +120,10 @@ class KnownIssue(Model):
                             "troubleshooting page, a release's known issues or bug fixes, or written by hand.")
     component: Slug | None = Field(default=None, description="The Neuron component it belongs to (compiler, "
                                    "runtime, nxd-inference, pytorch, ...), when the source says.")
-    match: IssueMatch = Field(description="How `explain` recognises its error text.")
-    stacks: list[AffectedStack] = Field(min_length=1, description="Where it occurs.")
+    match: IssueMatch | None = Field(default=None, description="How `explain` recognises its error text (null: the "
+                                     "source quotes no error text; the entry is listed on the pages, not matched).")
+    stacks: list[AffectedStack] = Field(default_factory=list, description="Where it occurs (empty: a component no "
+                                        "stack of stacks.yaml covers, such as JAX).")
     hardware: list[Hardware] = Field(default_factory=list, description="Hardware it occurs on (empty: any).")
     families: list[Slug] = Field(default_factory=list, description="Families it concerns (empty: not specific "
                                  "to a family); their pages show it.")

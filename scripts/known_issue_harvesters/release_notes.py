@@ -1,0 +1,210 @@
+"""The component release notes (`release-notes/components/*.rst`): each release's Known Issues and Bug Fixes items.
+
+A known issue is repeated in each release's notes until it is resolved, so one entry gathers the identical item
+(same component, same text after whitespace is collapsed) over every release that lists it: `listed_in` is its first
+and last. `fixed_in` is a release only where that can be read: a bug-fix item is fixed in its own release; a known
+issue whose component's notes of the next release have a known-issues section without it is "not listed from" that
+release (`derived: true`). Otherwise null."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from known_issue_harvesters.common import (
+    ALL_NEURONX_STACKS,
+    Harvested,
+    HarvestError,
+    bullet_items,
+    codes_in,
+    docs_url,
+    file_url,
+    files_at,
+    hardware_in,
+    headings,
+    literal_messages,
+    page_at,
+    rst_inline,
+    slug,
+    title_of,
+)
+
+DIRECTORY = "release-notes/components"
+_RELEASE = re.compile(r"\(Neuron (\d+\.\d+\.\d+)(?: Release)?\)|Neuron (\d+\.\d+\.\d+) Release")
+_KNOWN = re.compile(r"(?i)^known issues?( and limitations)?$")
+_FIXED = re.compile(r"(?i)^(bug fixes|resolved issues|fixed issues|bug fix)$")
+MAX_MARKDOWN = 1900
+
+COMPONENT_STACKS: dict[str, tuple[str, ...]] = {
+    "compiler": ALL_NEURONX_STACKS, "runtime": ALL_NEURONX_STACKS, "dev-tools": ALL_NEURONX_STACKS,
+    "containers": ALL_NEURONX_STACKS, "dlamis": ALL_NEURONX_STACKS, "nki": ALL_NEURONX_STACKS,
+    "nki-lib": ALL_NEURONX_STACKS, "agentic-development": (), "jax": (),
+    "nxd-core": ("nxd-inference", "nxd-training"), "nxd-inference": ("nxd-inference",),
+    "nxd-training": ("nxd-training",), "vllm-neuron": ("vllm-neuron",), "pytorch": ("torch-neuronx",),
+}
+
+
+def stacks_for(component: str, library: str) -> tuple[str, ...]:
+    """The stacks of a component's notes; a library sub-heading (vLLM in the NxD Inference notes,
+    transformers-neuronx or TorchNeuron in the PyTorch notes) narrows it."""
+    lowered = library.lower()
+    if "vllm" in lowered:
+        return ("vllm-neuron",)
+    if "transformers-neuronx" in lowered or "transformers neuronx" in lowered:
+        return ("transformers-neuronx",)
+    if "torchneuron" in lowered.replace(" ", ""):
+        return ("torchneuron",)
+    return COMPONENT_STACKS.get(component, ())
+
+
+@dataclass
+class Listing:
+    component: str
+    kind: str  # known-issue | bug-fix
+    library: str
+    text: str
+    releases: list[str] = field(default_factory=list)
+    anchors: dict[str, tuple[str, int]] = field(default_factory=dict)  # release -> (anchor, line)
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def read_component(path: str, text: str) -> tuple[list[tuple[str, str, str, str, int, str]], dict[str, bool]]:
+    """(kind, release, library, item text, line, anchor) per item; and release -> has a known-issues section."""
+    lines = text.splitlines()
+    found = headings(lines)
+    items: list[tuple[str, str, str, str, int, str]] = []
+    has_known: dict[str, bool] = {}
+    release: str | None = None
+    release_level = -1
+    library = ""
+    anchor = ""
+    for position, heading in enumerate(found):
+        end = found[position + 1].line if position + 1 < len(found) else len(lines)
+        match = _RELEASE.search(heading.title)
+        if match:
+            release = match.group(1) or match.group(2)
+            release_level = heading.level
+            library = ""
+            has_known.setdefault(release, False)
+            before = "\n".join(lines[max(0, heading.line - 4):heading.line])
+            label = re.findall(r"\.\. _([A-Za-z0-9_-]+):", before)
+            anchor = label[-1] if label else ""
+            continue
+        if release is None or heading.level <= release_level and not match:
+            if heading.level <= release_level:
+                release = None
+            continue
+        kind = "known-issue" if _KNOWN.match(heading.title) else "bug-fix" if _FIXED.match(heading.title) else None
+        if kind is None:
+            if not re.match(r"(?i)^(improvements|new features|updates|breaking changes|announcement|"
+                            r"compatibility|behavioral changes|deprecat|what'?s new|other)", heading.title):
+                library = heading.title
+            continue
+        if kind == "known-issue":
+            has_known[release] = True
+        for item in bullet_items(lines, heading.line + 2, end):
+            items.append((kind, release, library, item.text, item.line, anchor))
+    return items, has_known
+
+
+def _cap(text: str) -> str:
+    if len(text) <= MAX_MARKDOWN:
+        return text
+    cut = text[:MAX_MARKDOWN]
+    return (cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0]) + " ..."
+
+
+def _workaround(text: str) -> str | None:
+    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", text)
+    chosen = [s for s in sentences if re.search(r"(?i)\b(workaround|work around|to avoid|recommend|should (use|pin|set)"
+                                                r"|use release|pin to|instead|set the|as a workaround|upgrade)\b", s)]
+    return _cap(" ".join(chosen)) if chosen else None
+
+
+def _pin(text: str) -> str | None:
+    found = re.search(r"(?i)\b(?:use|pin(?:ned)? to|stay on) release (\d+\.\d+)(?:\.(\d+))?\b", text)
+    if not found:
+        return None
+    return f"{found.group(1)}.{found.group(2) or 0}"
+
+
+def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, releases: set[str],
+            family_names: dict[str, str]) -> None:
+    paths = sorted(p for p in files_at(mirror, revision, DIRECTORY) if p.endswith(".rst") and not p.endswith("index.rst"))
+    listings: dict[tuple[str, str, str, str], Listing] = {}
+    component_known: dict[str, dict[str, bool]] = {}
+    for path in paths:
+        component = Path(path).stem
+        try:
+            items, has_known = read_component(path, page_at(mirror, revision, path))
+        except HarvestError as error:
+            result.not_recorded.append({"path": path, "reason": str(error)})
+            continue
+        component_known[component] = has_known
+        if not items:
+            result.not_recorded.append({"path": path, "reason": "no Known Issues or Bug Fixes item under a release"})
+        for kind, release, library, text, line, anchor in items:
+            normal = " ".join(text.split()).casefold()
+            key = (component, kind, library.casefold(), normal)
+            listing = listings.setdefault(key, Listing(component, kind, library, text))
+            if release not in listing.releases:
+                listing.releases.append(release)
+                listing.anchors[release] = (anchor, line)
+    for listing in listings.values():
+        result.add(_entry(listing, revision, verified, component_known.get(listing.component, {}), releases,
+                          family_names), f"{DIRECTORY}/{listing.component}.rst")
+
+
+def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[str, bool], releases: set[str],
+           family_names: dict[str, str]) -> dict[str, Any]:
+    ordered = sorted(listing.releases, key=_key)
+    first, last = ordered[0], ordered[-1]
+    markdown = _cap(rst_inline(listing.text))
+    fixed: dict[str, Any] | None = None
+    if listing.kind == "bug-fix":
+        fixed = {"release": first}
+    else:
+        later = sorted((r for r in has_known if _key(r) > _key(last)), key=_key)
+        if later and has_known[later[0]]:
+            fixed = {"release": later[0], "derived": True}
+    path = f"{DIRECTORY}/{listing.component}.rst"
+    anchor, line = listing.anchors[last]
+    sources = [{"url": docs_url(revision, path, anchor), "title": f"{listing.component} release notes, Neuron {last} "
+                f"({'bug fixes' if listing.kind == 'bug-fix' else 'known issues'})", "kind": "release-notes",
+                "verified": verified},
+               {"url": file_url(revision, path, line), "title": f"{path} at {revision}", "kind": "release-notes",
+                "verified": verified}]
+    stacks = stacks_for(listing.component, listing.library)
+    lowered = listing.text.lower()
+    families = sorted({family for name, family in family_names.items() if re.search(rf"(?<![a-z0-9]){re.escape(name)}"
+                                                                                     r"(?![a-z0-9])", lowered)})
+    pin = _pin(listing.text)
+    prefix = "fixed" if listing.kind == "bug-fix" else "known"
+    return {
+        "id": slug(listing.component, prefix, title_of(rst_inline(listing.text), 40)) + "-" + _short(listing),
+        "title": title_of(rst_inline(listing.text)),
+        "kind": listing.kind,
+        "component": listing.component,
+        "match": {"codes": codes_in(listing.text), "phrases": literal_messages(listing.text)[:4]},
+        "stacks": [{"stack": stack} for stack in stacks],
+        "hardware": hardware_in(listing.text),
+        "families": families,
+        "description": markdown,
+        "workaround": _workaround(markdown) if listing.kind == "known-issue" else None,
+        "listed_in": {"first": first, "last": last},
+        "fixed_in": fixed,
+        "pin_release": pin if pin in releases else None,
+        "sources": sources,
+    }
+
+
+def _short(listing: Listing) -> str:
+    import hashlib
+
+    return hashlib.sha256(" ".join(listing.text.split()).casefold().encode()).hexdigest()[:6]
