@@ -235,9 +235,19 @@ def literal_messages(rst: str) -> list[str]:
     return found
 
 
+def phrase_parts(raw: str) -> list[str]:
+    """The phrases of a text with placeholders (`<N>`, `‹path›`, `X`): the longest part between them."""
+    parts = [phrase_of(part) for part in re.split(r"‹[^›]*›|<[^>]*>|\bX\b|\.\.\.+|…", raw)]
+    found = sorted((part for part in parts if part), key=len, reverse=True)
+    return found[:1]
+
+
 def phrase_of(raw: str) -> str | None:
     """A phrase the contract accepts (8-200 characters, single spaces), or None."""
     phrase = " ".join(raw.replace("\\n", " ").split()).strip(" .:")
+    if len(phrase) > 200:  # a long message: its first sentences that fit
+        cut = phrase[:200]
+        phrase = cut[: cut.rfind(". ")] if ". " in cut else cut
     words = re.findall(r"[A-Za-z]{2,}", phrase)
     if len(phrase) < 16 or len(phrase) > 200 or len(words) < 3 or phrase.casefold() in GENERIC_PHRASES:
         return None

@@ -21,6 +21,7 @@ from known_issue_harvesters.common import (
     headings,
     page_at,
     phrase_of,
+    phrase_parts,
     plain,
     rst_inline,
     slug,
@@ -103,7 +104,7 @@ def log_phrases(literal: list[str]) -> list[str]:
         if not _ERRORISH.search(line) or line.startswith(("$", "#", "sudo ", "pip ", "import ", "from ")):
             continue
         message = _LOG_PREFIX.sub("", line).strip()
-        phrase = phrase_of(message[:200])
+        phrase = phrase_of(message)
         if phrase and phrase not in found:
             found.append(phrase)
     return found
@@ -157,9 +158,10 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, a
             title = plain(rst_inline(section["title"]))
             phrases = log_phrases(section["literal"])
             heading_phrase = phrase_of(title)
-            quoted = [phrase_of(q) for q in re.findall(r'["“]([^"“”]{12,200})["”]', title)]
-            if any(quoted):
-                phrases[:0] = [q for q in quoted if q]
+            quoted = [part for q in re.findall(r'["“]([^"“”]{12,400})["”]', title) + re.findall(
+                r"(?<![A-Za-z])'([^']{12,400})'(?![A-Za-z])", title) for part in phrase_parts(q)]
+            if quoted:
+                phrases[:0] = quoted
             elif heading_phrase and _ERRORISH.search(title) and len(title) >= 25:
                 phrases.insert(0, heading_phrase)
             body = " ".join(rst_inline(p) for p in section["issue"]) or title

@@ -30,8 +30,10 @@ MIN_PHRASE_LETTERS = 10
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
 _CODE_SHAPE = re.compile(r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,4}|[A-Z]{2,8}[0-9]{2,6})$")
 _HEX = re.compile(r"0x[0-9a-f]+")
+_PCI = re.compile(r"\b[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]\b")  # a device's PCI address
 _PATH = re.compile(r"(?:[a-z]:)?(?:~|\.{1,2})?(?:/[\w.+@-]+){2,}/?")
 _DIGITS = re.compile(r"[0-9]+")
+_MONTH = re.compile(r"#-(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-#")
 _SPACE = re.compile(r"\s+")
 _VLLM_REFUSAL = re.compile(r"Model architectures? \[([^\]\n]{1,400})\] (?:are|is) not supported on Neuron")
 _OPTIMUM_REFUSAL = re.compile(r"Model type ['\"`]?([A-Za-z0-9_.-]{1,80})['\"`]? is not supported for task "
@@ -42,9 +44,9 @@ _NAME = re.compile(r"['\"]?([A-Za-z][A-Za-z0-9_]{0,99})['\"]?")
 def normalise(text: str) -> str:
     """Case folded, hex addresses, paths and numbers replaced, whitespace collapsed: what phrases are matched in."""
     text = text.casefold()
-    text = _HEX.sub("0x#", text)
+    text = _PCI.sub("pci#", _HEX.sub("0x#", text))
     text = _PATH.sub(" /path ", text)
-    text = _DIGITS.sub("#", text)
+    text = _MONTH.sub("#-mon-#", _DIGITS.sub("#", text))
     return _SPACE.sub(" ", text).strip()
 
 
