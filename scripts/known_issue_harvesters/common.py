@@ -108,7 +108,8 @@ def rst_inline(text: str) -> str:
 def plain(text: str) -> str:
     """One line without Markdown marks (a title)."""
     text = _MD_LINK.sub(lambda m: m.group(1), text)
-    text = text.replace("**", "").replace("`", "'").replace("<", "‹").replace(">", "›")
+    text = text.replace(">=", "≥").replace("<=", "≤").replace("**", "").replace("`", "'")
+    text = text.replace("<", "‹").replace(">", "›")
     return " ".join(text.split())
 
 
@@ -247,7 +248,7 @@ def phrase_of(raw: str) -> str | None:
     phrase = " ".join(raw.replace("\\n", " ").split()).strip(" .:")
     if len(phrase) > 200:  # a long message: its first sentences that fit
         cut = phrase[:200]
-        phrase = cut[: cut.rfind(". ")] if ". " in cut else cut
+        phrase = (cut[: cut.rfind(". ")] if ". " in cut else cut).strip(" .:")
     words = re.findall(r"[A-Za-z]{2,}", phrase)
     if len(phrase) < 16 or len(phrase) > 200 or len(words) < 3 or phrase.casefold() in GENERIC_PHRASES:
         return None
