@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from known_issue_harvesters import error_codes  # noqa: E402
-from known_issue_harvesters.common import Harvested, commit_date, run, tags_between  # noqa: E402
+from known_issue_harvesters import error_codes
+from known_issue_harvesters.common import Harvested, commit_date, run, tags_between
 
 OUTPUT = Path(__file__).resolve().parent.parent / "registry" / "known-issues" / "error-codes.harvested.yaml"
 SCRIPT = "scripts/harvest_known_issues_error_codes.py"

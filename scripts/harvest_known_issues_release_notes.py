@@ -21,8 +21,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from known_issue_harvesters import release_notes  # noqa: E402
-from known_issue_harvesters.common import Harvested, commit_date, run  # noqa: E402
+from known_issue_harvesters import release_notes
+from known_issue_harvesters.common import Harvested, commit_date, run
 
 REGISTRY = Path(__file__).resolve().parent.parent / "registry"
 OUTPUT = REGISTRY / "known-issues" / "release-notes.harvested.yaml"

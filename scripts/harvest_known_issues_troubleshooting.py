@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from known_issue_harvesters import troubleshooting  # noqa: E402
-from known_issue_harvesters.common import Harvested, commit_date, files_at, run  # noqa: E402
+from known_issue_harvesters import troubleshooting
+from known_issue_harvesters.common import Harvested, commit_date, files_at, run
 
 OUTPUT = Path(__file__).resolve().parent.parent / "registry" / "known-issues" / "troubleshooting.harvested.yaml"
 SCRIPT = "scripts/harvest_known_issues_troubleshooting.py"

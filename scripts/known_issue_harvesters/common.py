@@ -99,7 +99,7 @@ def rst_inline(text: str) -> str:
     text = _MD_LINK.sub(lambda m: f"[{m.group(1)}]({m.group(2)})" if m.group(2).startswith("https://") else m.group(1),
                         text)
     text = _LITERAL.sub(lambda m: "`" + m.group(1).replace("`", "'") + "`", text)
-    text = "`".join(part if index % 2 else part.replace("<", "‹")  # no < outside code (the contract refuses HTML)
+    text = "`".join(part if index % 2 else part.replace("<", "\u2039")  # no < outside code (the contract refuses HTML)
                     for index, part in enumerate(text.split("`")))
     text = text.replace("&", "and") if re.search(r"&#?[A-Za-z0-9]+;", text) else text
     return " ".join(text.split())
@@ -108,8 +108,8 @@ def rst_inline(text: str) -> str:
 def plain(text: str) -> str:
     """One line without Markdown marks (a title)."""
     text = _MD_LINK.sub(lambda m: m.group(1), text)
-    text = text.replace(">=", "≥").replace("<=", "≤").replace("**", "").replace("`", "'")
-    text = text.replace("<", "‹").replace(">", "›")
+    text = text.replace(">=", "\u2265").replace("<=", "\u2264").replace("**", "").replace("`", "'")
+    text = text.replace("<", "\u2039").replace(">", "\u203a")
     return " ".join(text.split())
 
 
@@ -237,8 +237,8 @@ def literal_messages(rst: str) -> list[str]:
 
 
 def phrase_parts(raw: str) -> list[str]:
-    """The phrases of a text with placeholders (`<N>`, `‹path›`, `X`): the longest part between them."""
-    parts = [phrase_of(part) for part in re.split(r"‹[^›]*›|<[^>]*>|\bX\b|\.\.\.+|…", raw)]
+    """The phrases of a text with placeholders (`<N>`, `path` in angle quotes, `X`): the longest part between them."""
+    parts = [phrase_of(part) for part in re.split(r"\u2039[^\u203a]*\u203a|<[^>]*>|\bX\b|\.\.\.+|\u2026", raw)]
     found = sorted((part for part in parts if part), key=len, reverse=True)
     return found[:1]
 

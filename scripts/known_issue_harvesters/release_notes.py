@@ -96,7 +96,7 @@ def read_component(path: str, text: str) -> tuple[list[tuple[str, str, str, str,
             label = re.findall(r"\.\. _([A-Za-z0-9_-]+):", before)
             anchor = label[-1] if label else ""
             continue
-        if release is None or heading.level <= release_level and not match:
+        if release is None or (heading.level <= release_level and not match):
             if heading.level <= release_level:
                 release = None
             continue

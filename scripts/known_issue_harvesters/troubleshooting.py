@@ -158,7 +158,7 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, a
             title = plain(rst_inline(section["title"]))
             phrases = log_phrases(section["literal"])
             heading_phrase = phrase_of(title)
-            quoted = [part for q in re.findall(r'["“]([^"“”]{12,400})["”]', title) + re.findall(
+            quoted = [part for q in re.findall(r'["\u201c]([^"\u201c\u201d]{12,400})["\u201d]', title) + re.findall(
                 r"(?<![A-Za-z])'([^']{12,400})'(?![A-Za-z])", title) for part in phrase_parts(q)]
             if quoted:
                 phrases[:0] = quoted

@@ -159,7 +159,8 @@ def match_issues(text: str, issues: list[dict[str, Any]], stack: str | None = No
     for issue in issues:
         if not isinstance(issue, dict):
             continue
-        rule = issue.get("match") if isinstance(issue.get("match"), dict) else {}
+        found_rule = issue.get("match")
+        rule: dict[str, Any] = found_rule if isinstance(found_rule, dict) else {}
         codes = [c for c in rule.get("codes") or [] if isinstance(c, str) and _CODE_SHAPE.match(c.upper())
                  and _code_forms(c) & tokens]
         phrases: list[str] = []

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from neuron_compat.contract.known_issues import KnownIssue
-
 from neuron_compat.contract.versions import version_key
 from neuron_compat.loading.loaded_registry import FileKey, Registry
 from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, Finding, Rule

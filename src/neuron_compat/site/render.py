@@ -12,12 +12,12 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.pages import (
     api,
     configurations,
-    known_issues,
     contributing,
     coverage,
     families,
     home,
     instances,
+    known_issues,
     matrix,
     release_feed,
     releases,
