@@ -99,8 +99,7 @@ def rst_inline(text: str) -> str:
     text = _MD_LINK.sub(lambda m: f"[{m.group(1)}]({m.group(2)})" if m.group(2).startswith("https://") else m.group(1),
                         text)
     text = _LITERAL.sub(lambda m: "`" + m.group(1).replace("`", "'") + "`", text)
-    text = "`".join(part if index % 2 else part.replace("<", "\u2039")  # no < outside code (the contract refuses HTML)
-                    for index, part in enumerate(text.split("`")))
+    text = text.replace("<=", "\u2264").replace(">=", "\u2265").replace("<", "\u2039")  # the contract refuses HTML
     text = text.replace("&", "and") if re.search(r"&#?[A-Za-z0-9]+;", text) else text
     return " ".join(text.split())
 

@@ -181,9 +181,7 @@ def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[s
                {"url": file_url(revision, path, line), "title": f"{path} at {revision}", "kind": "release-notes",
                 "verified": verified}]
     stacks = stacks_for(listing.component, listing.library)
-    lowered = listing.text.lower()
-    families = sorted({family for name, family in family_names.items() if re.search(rf"(?<![a-z0-9]){re.escape(name)}"
-                                                                                     r"(?![a-z0-9])", lowered)})
+    families = families_named(listing.text, family_names)
     pin = _pin(listing.text)
     prefix = "fixed" if listing.kind == "bug-fix" else "known"
     return {
@@ -202,6 +200,23 @@ def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[s
         "pin_release": pin if pin in releases else None,
         "sources": sources,
     }
+
+
+def _spaced(text: str) -> str:
+    return " ".join(re.sub(r"[-_\s]+", " ", text.lower()).split())
+
+
+def families_named(text: str, family_names: dict[str, str]) -> list[str]:
+    """Families whose name or alias the text names (hyphens, underscores and spaces alike); a name inside a longer
+    matched name ("Qwen3" inside "Qwen3 MoE") does not count."""
+    spaced = _spaced(text)
+    spans: list[tuple[int, int, str]] = []
+    for name, family in family_names.items():
+        for match in re.finditer(rf"(?<![a-z0-9]){re.escape(_spaced(name))}(?![a-z0-9])", spaced):
+            spans.append((match.start(), match.end(), family))
+    kept = {family for start, end, family in spans
+            if not any(s <= start and end <= e and (e - s) > (end - start) and f != family for s, e, f in spans)}
+    return sorted(kept)
 
 
 def _short(listing: Listing) -> str:

@@ -30,13 +30,17 @@ from known_issue_harvesters.common import (
 
 PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("neuron-runtime/nrt-troubleshoot.rst", "runtime", ALL_NEURONX_STACKS),
+    ("neuron-runtime/nrtpy/nrtpy-troubleshooting.rst", "runtime", ()),
     ("libraries/nxd-inference/misc/nxdi-troubleshooting.rst", "nxd-inference", ("nxd-inference", "vllm-neuron")),
     ("archive/nxd-training/training-troubleshooting.rst", "nxd-training", ("nxd-training",)),
-    ("libraries/nxd-training/general/known_issues.rst", "nxd-training", ("nxd-training",)),
+    ("archive/nxd-training/known_issues.rst", "nxd-training", ("nxd-training",)),
     ("setup/setup-troubleshooting.rst", "setup", ALL_NEURONX_STACKS),
+    ("setup/troubleshooting.rst", "setup", ALL_NEURONX_STACKS),
     ("about-neuron/troubleshooting.rst", "setup", ALL_NEURONX_STACKS),
-    ("frameworks/torch/torch-neuronx/troubleshooting-guide.rst", "pytorch", ("torch-neuronx",)),
-    ("frameworks/torch/pytorch-native-overview/troubleshooting.rst", "pytorch", ("torchneuron",)),
+    ("deploy/troubleshooting.rst", "containers", ALL_NEURONX_STACKS),
+    ("tools/neuron-explorer/troubleshooting.rst", "dev-tools", ALL_NEURONX_STACKS),
+    ("frameworks/jax/setup/jax-neuronx-known-issues.rst", "jax", ()),
+    ("archive/torch-neuron/troubleshooting-guide.rst", "pytorch", ("torch-neuron",)),
 )
 """(page, component, stacks): the pages read when the tag has them; a missing one is named in not_recorded."""
 _SOLUTION = re.compile(r"(?i)^(solutions?|workarounds?|resolution|fix|how to fix|possible solutions?)$")
@@ -144,7 +148,13 @@ def read_page(path: str, text: str) -> list[dict[str, Any]]:
     return sections
 
 
+NO_PAGE = {"frameworks/torch/pytorch-native-overview.rst": "TorchNeuron: its overview has FAQs but no troubleshooting "
+           "section with error text, so nothing is recorded for the torchneuron stack from it"}
+
+
 def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, available: set[str]) -> None:
+    for path, reason in NO_PAGE.items():
+        result.not_recorded.append({"path": path, "reason": reason})
     for path, component, stacks in PAGES:
         if path not in available:
             result.not_recorded.append({"path": path, "reason": f"not in the docs at {revision}"})

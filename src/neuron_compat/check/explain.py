@@ -190,7 +190,33 @@ def issues_for_family(issues: list[dict[str, Any]], family: str) -> list[dict[st
     return [issue for issue in issues if family in (issue.get("families") or [])]
 
 
-def pinned_releases(issues: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
-    """The family's issues whose source recommends staying on a release (id, title, pin_release)."""
-    return [{"id": issue.get("id"), "title": issue.get("title"), "pin_release": issue.get("pin_release")}
-            for issue in issues_for_family(issues, family) if issue.get("pin_release")]
+def family_issues(issues: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
+    """The family's known issues for `check`: id, title, kind, component, stacks, listed_in, fixed_in and the release
+    a source recommends staying on (pin_release), the newest listed first."""
+    found = [{"id": issue.get("id"), "title": issue.get("title"), "kind": issue.get("kind") or "curated",
+              "component": issue.get("component"),
+              "stacks": [s.get("stack") for s in issue.get("stacks") or [] if isinstance(s, dict)],
+              "listed_in": issue.get("listed_in"), "fixed_in": issue.get("fixed_in"),
+              "pin_release": issue.get("pin_release")} for issue in issues_for_family(issues, family)]
+    found.sort(key=lambda i: (_version((i["listed_in"] or {}).get("last")), str(i["id"])), reverse=True)
+    return found
+
+
+def family_issue_lines(items: list[dict[str, Any]]) -> list[str]:
+    """`check`'s lines for the family's known issues; a release a source recommends comes first, as advice."""
+    lines = [f"  ! the release notes recommend Neuron {i['pin_release']} for: {i['title']} ({i['id']})"
+             for i in items if i.get("pin_release")]
+    if items:
+        lines.append(f"Known issues of this family ({len(items)}; details: the site's Known issues page):")
+    for item in items:
+        listed = item.get("listed_in") or {}
+        fixed = item.get("fixed_in") or {}
+        facts = [", ".join(item["stacks"]) or str(item.get("component"))]
+        if listed:
+            facts.append(f"listed {listed.get('first')}" + (f" to {listed.get('last')}" if listed.get("last") !=
+                                                             listed.get("first") else ""))
+        if fixed:
+            facts.append(f"not listed from {fixed.get('release')} (derived)" if fixed.get("derived")
+                         else f"fixed in {fixed.get('release')}")
+        lines.append(f"  {item['title']} ({'; '.join(facts)})")
+    return lines

@@ -148,14 +148,18 @@ def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: s
             origin: RegistryOrigin, tested: dict[str, Any]) -> str:
     """`check --json`'s text (the answer document, the tested configurations and where the registry came from),
     or the table."""
+    from neuron_compat.check.explain import family_issue_lines, family_issues
+
+    issues = family_issues(registry.known_issues, verdict.family.id) if verdict.family else []
     if as_json:
-        return json.dumps({**document, "tested_configurations": tested, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
+        return json.dumps({**document, "tested_configurations": tested, "known_issues": issues,
+                           "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
     from neuron_compat.commands.check_fit_text import render_fit
     from neuron_compat.commands.check_tested_text import render_tested
 
     probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
     return render_table(verdict, source, origin.describe(), probe, [*render_fit(document["fit"]), "",
-                                                                   *render_tested(tested)])
+                                                                   *render_tested(tested), *family_issue_lines(issues)])
 
 
 def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
