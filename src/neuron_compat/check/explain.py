@@ -193,12 +193,12 @@ def issues_for_family(issues: list[dict[str, Any]], family: str) -> list[dict[st
 def family_issues(issues: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
     """The family's known issues for `check`: id, title, kind, component, stacks, listed_in, fixed_in and the release
     a source recommends staying on (pin_release), the newest listed first."""
-    found = [{"id": issue.get("id"), "title": issue.get("title"), "kind": issue.get("kind") or "curated",
+    found: list[dict[str, Any]] = [{"id": issue.get("id"), "title": issue.get("title"), "kind": issue.get("kind") or "curated",
               "component": issue.get("component"),
               "stacks": [s.get("stack") for s in issue.get("stacks") or [] if isinstance(s, dict)],
               "listed_in": issue.get("listed_in"), "fixed_in": issue.get("fixed_in"),
               "pin_release": issue.get("pin_release")} for issue in issues_for_family(issues, family)]
-    found.sort(key=lambda i: (_version((i["listed_in"] or {}).get("last")), str(i["id"])), reverse=True)
+    found.sort(key=lambda i: (_version(dict(i["listed_in"] or {}).get("last")), str(i["id"])), reverse=True)
     return found
 
 
