@@ -27,8 +27,18 @@
       });
       count.textContent = shown + " shown";
     }
+    function reveal() {  // a permalink to an entry the filters hide clears the filters
+      var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      if (target && target.closest(".nc-issue") && target.closest(".nc-issue").hidden) {
+        Array.prototype.forEach.call(form.querySelectorAll("select"), function (s) { s.value = ""; });
+        apply();
+        target.scrollIntoView();
+      }
+    }
     form.addEventListener("change", apply);
+    window.addEventListener("hashchange", reveal);
     apply();
+    reveal();
   }
   if (window.document$ && window.document$.subscribe) { window.document$.subscribe(setup); } else { document.addEventListener("DOMContentLoaded", setup); }
 })();
