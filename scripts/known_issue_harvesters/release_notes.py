@@ -33,6 +33,12 @@ from known_issue_harvesters.common import (
 )
 
 DIRECTORY = "release-notes/components"
+PREVIOUS = "release-notes/prev"
+PREVIOUS_COMPONENTS = {"nx-pytorch": "pytorch", "nx-jax": "jax", "dlami": "dlamis", "tools": "dev-tools",
+                       "compiler": "compiler", "runtime": "runtime", "containers": "containers", "nki": "nki",
+                       "nki-lib": "nki-lib", "nxd-core": "nxd-core", "nxd-inference": "nxd-inference",
+                       "nxd-training": "nxd-training"}
+"""release-notes/prev/<release>/<file>.rst: the component each file is (the others: index, docs and samples)."""
 _RELEASE = re.compile(r"\(Neuron (\d+\.\d+\.\d+)(?: Release)?\)|Neuron (\d+\.\d+\.\d+) Release")
 _KNOWN = re.compile(r"(?i)^known issues?( and limitations)?$")
 _FIXED = re.compile(r"(?i)^(bug fixes|resolved issues|fixed issues|bug fix)$")
@@ -68,25 +74,29 @@ class Listing:
     text: str
     releases: list[str] = field(default_factory=list)
     anchors: dict[str, tuple[str, int]] = field(default_factory=dict)  # release -> (anchor, line)
+    path: str = ""  # the page it was first read from
+    paths: dict[str, str] = field(default_factory=dict)  # release -> page
 
 
 def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-def read_component(path: str, text: str) -> tuple[list[tuple[str, str, str, str, int, str]], dict[str, bool]]:
-    """(kind, release, library, item text, line, anchor) per item; and release -> has a known-issues section."""
+def read_component(path: str, text: str, fixed_release: str | None = None,
+                   ) -> tuple[list[tuple[str, str, str, str, int, str]], dict[str, bool]]:
+    """(kind, release, library, item text, line, anchor) per item; and release -> has a known-issues section.
+    `fixed_release`: a page of one release's notes (release-notes/prev/<release>/<component>.rst)."""
     lines = text.splitlines()
     found = headings(lines)
     items: list[tuple[str, str, str, str, int, str]] = []
-    has_known: dict[str, bool] = {}
-    release: str | None = None
+    has_known: dict[str, bool] = {fixed_release: False} if fixed_release else {}
+    release: str | None = fixed_release
     release_level = -1
     library = ""
     anchor = ""
     for position, heading in enumerate(found):
         end = found[position + 1].line if position + 1 < len(found) else len(lines)
-        match = _RELEASE.search(heading.title)
+        match = None if fixed_release else _RELEASE.search(heading.title)
         if match:
             release = match.group(1) or match.group(2)
             release_level = heading.level
@@ -137,28 +147,36 @@ def _pin(text: str) -> str | None:
 def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, releases: set[str],
             family_names: dict[str, str]) -> None:
     paths = sorted(p for p in files_at(mirror, revision, DIRECTORY) if p.endswith(".rst") and not p.endswith("index.rst"))
+    pages: list[tuple[str, str, str | None]] = [(path, Path(path).stem, None) for path in paths]
+    for path in sorted(files_at(mirror, revision, PREVIOUS)):
+        parts = path.split("/")
+        if len(parts) == 4 and re.fullmatch(r"\d+\.\d+\.\d+", parts[2]) and Path(parts[3]).stem in PREVIOUS_COMPONENTS:
+            pages.append((path, PREVIOUS_COMPONENTS[Path(parts[3]).stem], parts[2]))
     listings: dict[tuple[str, str, str, str], Listing] = {}
     component_known: dict[str, dict[str, bool]] = {}
-    for path in paths:
-        component = Path(path).stem
+    for path, component, fixed_release in pages:
         try:
-            items, has_known = read_component(path, page_at(mirror, revision, path))
+            items, has_known = read_component(path, page_at(mirror, revision, path), fixed_release)
         except HarvestError as error:
             result.not_recorded.append({"path": path, "reason": str(error)})
             continue
-        component_known[component] = has_known
-        if not items:
+        known = component_known.setdefault(component, {})
+        for release, present in has_known.items():
+            known[release] = known.get(release, False) or present
+        if not items and fixed_release is None:
             result.not_recorded.append({"path": path, "reason": "no Known Issues or Bug Fixes item under a release"})
         for kind, release, library, text, line, anchor in items:
             normal = " ".join(text.split()).casefold()
-            key = (component, kind, library.casefold(), normal)
-            listing = listings.setdefault(key, Listing(component, kind, library, text))
+            key = (component, kind, "" if fixed_release else library.casefold(), normal)
+            key = next((k for k in listings if k[0] == component and k[1] == kind and k[3] == normal), key)
+            listing = listings.setdefault(key, Listing(component, kind, library, text, path=path))
             if release not in listing.releases:
                 listing.releases.append(release)
                 listing.anchors[release] = (anchor, line)
+                listing.paths[release] = path
     for listing in listings.values():
         result.add(_entry(listing, revision, verified, component_known.get(listing.component, {}), releases,
-                          family_names), f"{DIRECTORY}/{listing.component}.rst")
+                          family_names), listing.path)
 
 
 def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[str, bool], releases: set[str],
@@ -173,7 +191,7 @@ def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[s
         later = sorted((r for r in has_known if _key(r) > _key(last)), key=_key)
         if later and has_known[later[0]]:
             fixed = {"release": later[0], "derived": True}
-    path = f"{DIRECTORY}/{listing.component}.rst"
+    path = listing.paths.get(last) or listing.path or f"{DIRECTORY}/{listing.component}.rst"
     anchor, line = listing.anchors[last]
     sources = [{"url": docs_url(revision, path, anchor), "title": f"{listing.component} release notes, Neuron {last} "
                 f"({'bug fixes' if listing.kind == 'bug-fix' else 'known issues'})", "kind": "release-notes",
