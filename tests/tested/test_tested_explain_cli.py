@@ -96,3 +96,18 @@ def test_binary_and_oversized_input_exit_1_or_read_a_bounded_prefix(tmp_path: Pa
     assert main(["explain", "--registry", str(REGISTRY), "--file", str(big)]) in (0, 1)
     captured = capsys.readouterr()
     assert captured.err.count("\n") <= 1
+
+
+def test_check_lists_the_familys_issues_and_the_release_its_notes_recommend(tmp_path: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"],
+                                  "torch_dtype": "bfloat16"}), encoding="utf-8")
+    main(["check", "--registry", str(REGISTRY), str(config)])
+    out = capsys.readouterr().out
+    advice = out.index("the release notes recommend Neuron 2.28.0 for: Qwen3-MoE 235B")
+    assert out.index("What to install") < advice < out.index("STACK")  # under the recommendation
+    assert "Qwen3 MoE only supports batch size ≥ 16 configurations" in out
+    main(["check", "--registry", str(REGISTRY), "--json", str(config)])
+    issues = json.loads(capsys.readouterr().out)["known_issues"]
+    assert any(i["pin_release"] == "2.28.0" for i in issues)

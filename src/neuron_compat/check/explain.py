@@ -202,10 +202,15 @@ def family_issues(issues: list[dict[str, Any]], family: str) -> list[dict[str, A
     return found
 
 
+def pin_lines(items: list[dict[str, Any]]) -> list[str]:
+    """Advice under the recommendation: a release the release notes recommend staying on, and why."""
+    return [f"  ! the release notes recommend Neuron {i['pin_release']} for: {i['title']} ({i['id']})"
+            for i in items if i.get("pin_release")]
+
+
 def family_issue_lines(items: list[dict[str, Any]]) -> list[str]:
-    """`check`'s lines for the family's known issues; a release a source recommends comes first, as advice."""
-    lines = [f"  ! the release notes recommend Neuron {i['pin_release']} for: {i['title']} ({i['id']})"
-             for i in items if i.get("pin_release")]
+    """`check`'s lines for the family's known issues."""
+    lines: list[str] = []
     if items:
         lines.append(f"Known issues of this family ({len(items)}; details: the site's Known issues page):")
     for item in items:

@@ -148,7 +148,7 @@ def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: s
             origin: RegistryOrigin, tested: dict[str, Any]) -> str:
     """`check --json`'s text (the answer document, the tested configurations and where the registry came from),
     or the table."""
-    from neuron_compat.check.explain import family_issue_lines, family_issues
+    from neuron_compat.check.explain import family_issue_lines, family_issues, pin_lines
 
     issues = family_issues(registry.known_issues, verdict.family.id) if verdict.family else []
     if as_json:
@@ -159,7 +159,8 @@ def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: s
 
     probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
     return render_table(verdict, source, origin.describe(), probe, [*render_fit(document["fit"]), "",
-                                                                   *render_tested(tested), *family_issue_lines(issues)])
+                                                                   *render_tested(tested), *family_issue_lines(issues)],
+                        pin_lines(issues))
 
 
 def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
@@ -283,7 +284,7 @@ def recommendation_lines(verdict: Verdict) -> list[str]:
 
 
 def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None,
-                 fit_lines: list[str] | None = None) -> str:
+                 fit_lines: list[str] | None = None, advice: list[str] | None = None) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
     section (check_fit_text.render_fit), the result line and the portability probe's one line for the model type
     (machine evidence, not a verdict)."""
@@ -299,6 +300,8 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
         lines.append(f"  ! {caveat.message}")
     lines.append("")
     lines += recommendation_lines(verdict)
+    if advice:  # a release the release notes recommend for this family (known issues' pin_release)
+        lines += [*advice, ""]
     if verdict.answers:
         header = ("STACK", "WORKLOAD", "HARDWARE", "VERDICT", "SINCE", "UNTIL")
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
