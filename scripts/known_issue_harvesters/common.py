@@ -114,7 +114,7 @@ def plain(text: str) -> str:
 
 def title_of(text: str, limit: int = 160) -> str:
     """The first sentence of `text`, at most `limit` characters, cut at a word."""
-    text = plain(text)
+    text = plain(text).lstrip("-*\u2022 ")
     sentence = re.split(r"(?<=[a-z0-9)\]'])\.\s+(?=[A-Z])", text, maxsplit=1)[0].rstrip(".:")
     if len(sentence) <= limit:
         return sentence
@@ -220,7 +220,7 @@ _MESSAGE_HINT = re.compile(r"(?i)(error|fail|failed|failure|exception|cannot|can
 def codes_in(text: str) -> list[str]:
     found: list[str] = []
     for code in _CODE_TOKEN.findall(text):
-        if _CODE_SHAPE.match(code) and code not in found:
+        if _CODE_SHAPE.match(code) and not code.endswith(("_SUCCESS", "_OK")) and code not in found:
             found.append(code)
     return found
 
@@ -229,17 +229,19 @@ def literal_messages(rst: str) -> list[str]:
     """Literal strings (``...``) and quoted strings that read like error output: words, a space, an error word."""
     found: list[str] = []
     for raw in re.findall(r"``(.+?)``", rst, flags=re.S) + re.findall(r'"([^"\n]{12,200})"', rst):
-        phrase = phrase_of(raw)
-        if phrase and _MESSAGE_HINT.search(phrase) and phrase not in found:
-            found.append(phrase)
+        if not _MESSAGE_HINT.search(raw):
+            continue
+        for phrase in phrase_parts(raw):  # a quoted message with "..." or <placeholders>: its parts
+            if phrase not in found:
+                found.append(phrase)
     return found
 
 
 def phrase_parts(raw: str) -> list[str]:
-    """The phrases of a text with placeholders (`<N>`, `path` in angle quotes, `X`): the longest part between them."""
+    """The phrases of a text with placeholders (`<N>`, `path` in angle quotes, `X`, `...`): its parts between them
+    that are phrases of their own, longest first (at most three)."""
     parts = [phrase_of(part) for part in re.split(r"\u2039[^\u203a]*\u203a|<[^>]*>|\bX\b|\.\.\.+|\u2026", raw)]
-    found = sorted((part for part in parts if part), key=len, reverse=True)
-    return found[:1]
+    return sorted(dict.fromkeys(part for part in parts if part), key=len, reverse=True)[:3]
 
 
 def phrase_of(raw: str) -> str | None:

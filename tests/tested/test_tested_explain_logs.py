@@ -97,6 +97,17 @@ CASES: list[tuple[str, set[str]]] = [
      "exceeded the max number of pages allowed (requested: 42, max allowed: 16).",
      {"nxd-training-ts-tdrv-error-tdrv-tdrv-one-289"}),
     ("nrt_tensor_allocate status=4 message=\"Allocation Failure\" on ND 0:NC 5", {"runtime-device-memory-allocation"}),
+    (TRACE.format(n=3, message="neuronx-cc terminated: internal error NCC_IBIR229 (see /tmp/neuroncc_compile_workdir/"
+                  "7f3a/log-neuron-cc.txt)"), {"compiler-fixed-compilation-error-fixed-a-01080c",
+                                                "compiler-fixed-compilation-error-ncc-ibi-8592bc"}),
+    ("2026-02-02 11:11:11 rank 0: nrtucode: internal error: 17 object(s) leaked, improper teardown",
+     {"pytorch-fixed-fixed-resource-leaks-and-n-49830b"}),
+    ("AttributeError: module 'torch_xla.core.xla_model' has no attribute 'get_ordinal' ... does not have the "
+     "attribute 'get_ordinal'", {"pytorch-known-pytorch-v2-7-attributeerro-0445c5",
+                                 "pytorch-known-v2-6-attributeerror-module-f87a73"}),
+    ("  File \"/opt/venv/lib/python3.10/site-packages/torch_neuronx/__init__.py\", line 2\nImportError: cannot import "
+     "name 'builder' from 'google.protobuf.internal' (/opt/venv/lib/python3.10/site-packages/google/protobuf/internal/"
+     "__init__.py)", {"pytorch-known-error-cannot-import-name-b-c30fa9"}),
 ]
 
 NEGATIVES = [
@@ -111,6 +122,10 @@ NEGATIVES = [
     "TypeError: forward() missing 1 required positional argument: 'attention_mask'",
     "CUDA out of memory. Tried to allocate 2.00 GiB",
     "Connection refused",
+    "RuntimeError: CUDA error: device-side assert triggered",
+    "Killed",
+    "AssertionError: expected 3 got 4",
+    "2026-01-01 12:00:00 INFO nrt_init status == NRT_SUCCESS, model loaded in 12.3 s",
 ]
 
 
