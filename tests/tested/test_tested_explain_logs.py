@@ -160,5 +160,6 @@ def test_variable_parts_are_normalised() -> None:
 def test_refusals_name_the_architecture() -> None:
     vllm = "ValueError: Model architectures ['Phi3SmallForCausalLM'] are not supported on Neuron for now."
     assert [r.architectures for r in refusals(vllm)] == [["Phi3SmallForCausalLM"]]
-    optimum = "KeyError: \"Model type jetmoe is not supported for task text-generation. Supported: ...\""
+    optimum = ("ValueError: Model type jetmoe is not supported for task text-generation in neuron in inference mode. "
+               "Supported types are: ['llama', 'qwen3'].")
     assert [(r.model_type, r.task) for r in refusals(optimum)] == [("jetmoe", "text-generation")]

@@ -35,6 +35,9 @@ _PATH = re.compile(r"(?:[a-z]:)?(?:~|\.{1,2})?(?:/[\w.+@-]+){2,}/?")
 _DIGITS = re.compile(r"[0-9]+")
 _MONTH = re.compile(r"#-(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-#")
 _SPACE = re.compile(r"\s+")
+# vLLM's Neuron worker: "Model architectures ['X'] are not supported on Neuron for now. Supported architectures: [...]"
+# (vllm-project/vllm issues 11070 and others); optimum-neuron 0.4.5 optimum/neuron/models/auto_model.py: "Model type X is
+# not supported for task T in neuron in inference mode. Supported types are: [...]".
 _VLLM_REFUSAL = re.compile(r"Model architectures? \[([^\]\n]{1,400})\] (?:are|is) not supported on Neuron")
 _OPTIMUM_REFUSAL = re.compile(r"Model type ['\"`]?([A-Za-z0-9_.-]{1,80})['\"`]? is not supported for task "
                               r"['\"`]?([A-Za-z0-9_-]{1,80})")
