@@ -174,6 +174,11 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, r
                 listing.releases.append(release)
                 listing.anchors[release] = (anchor, line)
                 listing.paths[release] = path
+    archived = [p for p in files_at(mirror, revision, "release-notes/archive") if p.endswith(".rst")
+                and not p.endswith("index.rst")]
+    for path in sorted(archived):
+        result.not_recorded.append({"path": path, "reason": "archived per-library notes (Inf1-era libraries) name the "
+                                    "library's own versions, not Neuron releases: not read"})
     for listing in listings.values():
         result.add(_entry(listing, revision, verified, component_known.get(listing.component, {}), releases,
                           family_names), listing.path)
