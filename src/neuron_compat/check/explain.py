@@ -193,6 +193,21 @@ def issues_for_family(issues: list[dict[str, Any]], family: str) -> list[dict[st
     return [issue for issue in issues if family in (issue.get("families") or [])]
 
 
+_NULLABLE_TEXT = {"type": ["string", "null"]}
+FAMILY_ISSUES_SCHEMA: dict[str, Any] = {
+    "title": "Known Issues", "type": "array",
+    "description": "The known issues of the model's family (registry/known-issues/), the newest listed first; "
+                   "pin_release: a release the release notes recommend staying on.",
+    "items": {"type": "object", "additionalProperties": False,
+              "required": ["id", "title", "kind", "component", "stacks", "listed_in", "fixed_in", "pin_release"],
+              "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "kind": {"type": "string"},
+                             "component": _NULLABLE_TEXT, "stacks": {"type": "array", "items": {"type": "string"}},
+                             "listed_in": {"type": ["object", "null"]}, "fixed_in": {"type": ["object", "null"]},
+                             "pin_release": _NULLABLE_TEXT}},
+}
+"""The JSON Schema of `check --json`'s known_issues (family_issues)."""
+
+
 def family_issues(issues: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
     """The family's known issues for `check`: id, title, kind, component, stacks, listed_in, fixed_in and the release
     a source recommends staying on (pin_release), the newest listed first."""

@@ -216,11 +216,14 @@ def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     schema["$defs"].update(tested["properties"]["configurations"]["items"].pop("$defs", {}))
     schema["$defs"]["TestedConfigurations"] = tested
     properties["tested_configurations"] = {"$ref": "#/$defs/TestedConfigurations"}
+    from neuron_compat.check.explain import FAMILY_ISSUES_SCHEMA
+
+    properties["known_issues"] = FAMILY_ISSUES_SCHEMA
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))
     required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
-    schema["required"] = [*required, "fit", "tested_configurations", "registry"]
+    schema["required"] = [*required, "fit", "tested_configurations", "known_issues", "registry"]
     return schema
 
 
