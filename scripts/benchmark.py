@@ -133,7 +133,7 @@ def write_synthetic_registry(target: Path, families: int, seed: int = 0) -> Path
     """A valid registry of `families` synthetic families on the real release and stack catalogue."""
     # the tested configurations and known issues name the real families: the synthetic ones are others
     shutil.copytree(BASE_REGISTRY, target,
-                    ignore=shutil.ignore_patterns("families", "upstream", "configurations", "known-issues.yaml"))
+                    ignore=shutil.ignore_patterns("families", "upstream", "configurations", "known-issues"))
     (target / "families").mkdir()
     (target / "upstream").mkdir()
     releases = [r["version"] for r in yaml.safe_load((target / "releases.yaml").read_text())["releases"]]

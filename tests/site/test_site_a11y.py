@@ -35,6 +35,7 @@ PAGES = {
     "API": "api/",
     "contributing": "contributing/",
     "tested configurations": "configurations/",
+    "known issues": "known-issues/",
     "not found (404)": "404.html",
 }
 """One page of every type the site has; test_every_page_type_of_the_built_site_is_checked keeps this complete."""

@@ -25,8 +25,9 @@ def test_codes_are_whole_tokens_and_phrases_collapse_whitespace() -> None:
     assert [m.issue["id"] for m in match_issues("code EOOM001", ISSUES)] == ["hbm"]  # the NCC_ prefix left off
     assert match_issues("NCC_EOOM0012 something", ISSUES) == []  # not a token of its own
     matched = match_issues("It EXCEEDS the\n   high-bandwidth  memory limit; Failed to allocate 3MB", ISSUES)
-    assert [m.issue["id"] for m in matched] == ["alloc", "hbm"]
-    assert match_issues("Failed to allocate", ISSUES, stack="nxd-inference") == []
+    assert [m.issue["id"] for m in matched] == ["hbm", "alloc"]  # the longer phrase first
+    ranked = match_issues("Failed to allocate", ISSUES, stack="nxd-inference")  # --stack ranks, never hides
+    assert [(m.issue["id"], m.stack_match) for m in ranked] == [("alloc", False)]
 
 
 def test_hostile_text_is_matched_in_linear_time() -> None:

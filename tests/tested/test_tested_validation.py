@@ -138,8 +138,9 @@ KNOWN = """issues:
 
 
 def _issue_problems(registry: Path, text: str) -> list[str]:
-    (registry / "known-issues.yaml").write_text(text, encoding="utf-8")
-    return [p.format() for p in validate_registry(registry).problems if "known-issues.yaml" in p.file]
+    (registry / "known-issues").mkdir(exist_ok=True)
+    (registry / "known-issues" / "curated.yaml").write_text(text, encoding="utf-8")
+    return [p.format() for p in validate_registry(registry).problems if "known-issues/curated.yaml" in p.file]
 
 
 def test_known_issues_validate_and_refuse_bad_references(registry: Path) -> None:

@@ -148,14 +148,19 @@ def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: s
             origin: RegistryOrigin, tested: dict[str, Any]) -> str:
     """`check --json`'s text (the answer document, the tested configurations and where the registry came from),
     or the table."""
+    from neuron_compat.check.explain import family_issue_lines, family_issues, pin_lines
+
+    issues = family_issues(registry.known_issues, verdict.family.id) if verdict.family else []
     if as_json:
-        return json.dumps({**document, "tested_configurations": tested, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
+        return json.dumps({**document, "tested_configurations": tested, "known_issues": issues,
+                           "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
     from neuron_compat.commands.check_fit_text import render_fit
     from neuron_compat.commands.check_tested_text import render_tested
 
     probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
     return render_table(verdict, source, origin.describe(), probe, [*render_fit(document["fit"]), "",
-                                                                   *render_tested(tested)])
+                                                                   *render_tested(tested), *family_issue_lines(issues)],
+                        pin_lines(issues))
 
 
 def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
@@ -211,11 +216,14 @@ def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     schema["$defs"].update(tested["properties"]["configurations"]["items"].pop("$defs", {}))
     schema["$defs"]["TestedConfigurations"] = tested
     properties["tested_configurations"] = {"$ref": "#/$defs/TestedConfigurations"}
+    from neuron_compat.check.explain import FAMILY_ISSUES_SCHEMA
+
+    properties["known_issues"] = FAMILY_ISSUES_SCHEMA
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))
     required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
-    schema["required"] = [*required, "fit", "tested_configurations", "registry"]
+    schema["required"] = [*required, "fit", "tested_configurations", "known_issues", "registry"]
     return schema
 
 
@@ -279,7 +287,7 @@ def recommendation_lines(verdict: Verdict) -> list[str]:
 
 
 def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None,
-                 fit_lines: list[str] | None = None) -> str:
+                 fit_lines: list[str] | None = None, advice: list[str] | None = None) -> str:
     """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
     section (check_fit_text.render_fit), the result line and the portability probe's one line for the model type
     (machine evidence, not a verdict)."""
@@ -295,6 +303,8 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
         lines.append(f"  ! {caveat.message}")
     lines.append("")
     lines += recommendation_lines(verdict)
+    if advice:  # a release the release notes recommend for this family (known issues' pin_release)
+        lines += [*advice, ""]
     if verdict.answers:
         header = ("STACK", "WORKLOAD", "HARDWARE", "VERDICT", "SINCE", "UNTIL")
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,

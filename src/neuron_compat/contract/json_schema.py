@@ -31,7 +31,7 @@ ALL_SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "known-issues": KnownIssuesFile,
 }
 """Every registry file kind with a JSON Schema: models.SCHEMA_MODELS plus the files whose contracts live in their
-own modules (configurations/<source>.yaml, known-issues.yaml)."""
+own modules (configurations/<source>.yaml, known-issues/*.yaml)."""
 
 
 def schema_for(kind: str) -> dict[str, Any]:

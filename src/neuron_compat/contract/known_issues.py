@@ -1,13 +1,16 @@
 """The contract of known issues: errors people hit on Neuron, where they occur, where they were fixed,
-the workaround and the source. registry/known-issues.yaml holds them; `neuron-compat explain` matches error
-text against them and family pages show the ones that concern the family.
+the workaround and the source. registry/known-issues/*.yaml holds them (`curated.yaml` by hand, `*.harvested.yaml`
+written by scripts/harvest_known_issues_*.py); `neuron-compat explain` matches error text against them and family
+pages show the ones that concern the family.
 
-Matching is safe by construction: an entry names error codes (matched as whole tokens) and plain phrases
-(matched as case-insensitive substrings after whitespace is collapsed); no pattern is a regular expression.
+Matching is safe by construction: an entry names error codes (matched as whole tokens, with a real code's shape,
+so no code matches an ordinary word) and plain phrases (matched as case-insensitive substrings after the error
+text's variable parts are normalised and its whitespace collapsed); no pattern is a regular expression.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
@@ -23,6 +26,7 @@ from neuron_compat.contract.models import (
     StackVersionText,
     _require_text,
 )
+from neuron_compat.contract.tested_configurations import HarvestRecord, NotRecorded
 from neuron_compat.contract.vocabulary import Hardware
 
 MIN_PHRASE = 8
@@ -39,9 +43,17 @@ def _check_phrase(value: str) -> str:
     return value
 
 
+ERROR_CODE_PATTERN = r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,4}|[A-Z]{2,8}[0-9]{2,6})$"
+"""A code's shape: a compiler code (`NCC_EOOM001`), an upper-case name with underscores (`NRT_RESOURCE`), or
+letters then digits (`EOOM001`). Every shape has an underscore or digits, so no code is an ordinary word: `NCC_T`
+or `TIMEOUT` are refused (a one-letter code after `NCC_` once matched "I got a timeout")."""
 ErrorCode = Annotated[str, BeforeValidator(_require_text),
-                      Field(min_length=3, max_length=40, pattern=r"^[A-Za-z][A-Za-z0-9_]*[0-9A-Za-z]$",
-                            json_schema_extra={TYPE_LABEL: "error code (e.g. 'EARG001')"})]
+                      Field(min_length=5, max_length=40, pattern=ERROR_CODE_PATTERN,
+                            json_schema_extra={TYPE_LABEL: "error code (e.g. 'NCC_EOOM001', 'NRT_RESOURCE')"})]
+ReleaseText = Annotated[str, BeforeValidator(_require_text),
+                        Field(pattern=r"^[0-9]{1,2}\.[0-9]{1,3}(?:\.[0-9]{1,3})?$",
+                              json_schema_extra={TYPE_LABEL: "Neuron release (quoted, e.g. '2.21.0')"})]
+"""A Neuron release a source lists, which may predate releases.yaml (release notes go back to 2.0)."""
 Phrase = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_phrase),
                    Field(max_length=200, json_schema_extra={TYPE_LABEL: "phrase (matched as a substring)"})]
 
@@ -73,23 +85,68 @@ class AffectedStack(Model):
         default_factory=list, description="The stack's own versions the source names, when it names them.")
 
 
+class IssueKind(StrEnum):
+    """Where an entry comes from."""
+
+    ERROR_CODE = "error-code"
+    TROUBLESHOOTING = "troubleshooting"
+    KNOWN_ISSUE = "known-issue"
+    BUG_FIX = "bug-fix"
+    CURATED = "curated"
+
+
+class ListedIn(Model):
+    """The releases whose notes list the issue: a known issue is repeated in each release's notes until resolved."""
+
+    first: ReleaseText = Field(description="The oldest release whose notes list it.")
+    last: ReleaseText = Field(description="The newest release whose notes list it.")
+
+
+class FixedIn(Model):
+    """The release that fixed it: named by a release's bug-fix notes, or derived from where the issue stops being
+    listed (`derived: true`: the issue is not listed from this release on, in notes that list the component)."""
+
+    release: ReleaseText = Field(description="The first release with the fix (or the first not listing it).")
+    derived: bool = Field(default=False, description="True when no note says so: the known issue is not listed "
+                          "from this release on.")
+
+
 class KnownIssue(Model):
     """One error people hit: how to recognise it, where it occurs, the fix or workaround, and the source."""
 
     id: Slug = Field(description="Unique id.")
     title: PlainText = Field(description="The issue in one line.")
-    match: IssueMatch = Field(description="How `explain` recognises its error text.")
-    stacks: list[AffectedStack] = Field(min_length=1, description="Where it occurs.")
+    kind: IssueKind = Field(default=IssueKind.CURATED, description="Where the entry comes from: an error-code page, a "
+                            "troubleshooting page, a release's known issues or bug fixes, or written by hand.")
+    component: Slug | None = Field(default=None, description="The Neuron component it belongs to (compiler, "
+                                   "runtime, nxd-inference, pytorch, ...), when the source says.")
+    match: IssueMatch | None = Field(default=None, description="How `explain` recognises its error text (null: the "
+                                     "source quotes no error text; the entry is listed on the pages, not matched).")
+    stacks: list[AffectedStack] = Field(default_factory=list, description="Where it occurs (empty: a component no "
+                                        "stack of stacks.yaml covers, such as JAX).")
     hardware: list[Hardware] = Field(default_factory=list, description="Hardware it occurs on (empty: any).")
     families: list[Slug] = Field(default_factory=list, description="Families it concerns (empty: not specific "
                                  "to a family); their pages show it.")
     description: Markdown = Field(description="What happens and why, in Markdown.")
     workaround: Markdown | None = Field(default=None, description="What to do about it, where a source gives it.")
+    listed_in: ListedIn | None = Field(default=None, description="For release-note known issues: the first and last "
+                                       "releases whose notes list it.")
+    fixed_in: FixedIn | None = Field(default=None, description="The release that fixed it (null: no source says, "
+                                     "never guessed).")
+    pin_release: NeuronVersion | None = Field(default=None, description="A release a source recommends staying on "
+                                              "(\"use release 2.28\"); the recommendation shows it for the families.")
     sources: list[Source] = Field(min_length=1, description="Release notes known-issues sections, docs pages or "
                                   "public issue threads that describe it.")
 
 
 class KnownIssuesFile(Model):
-    """registry/known-issues.yaml."""
+    """registry/known-issues/curated.yaml (by hand) or registry/known-issues/<source>.harvested.yaml (a harvester's)."""
 
+    source: Slug | None = Field(default=None, description="For a harvested file: the source id (the file name "
+                                "before .harvested.yaml).")
+    description: Markdown | None = Field(default=None, description="What the source is and how it was read.")
+    harvest: HarvestRecord | None = Field(default=None, description="For a harvested file: the script, repository, "
+                                          "revision and date.")
     issues: list[KnownIssue] = Field(min_length=1, description="Every known issue, by id.")
+    not_recorded: list[NotRecorded] = Field(default_factory=list, description="Pages or items read but not "
+                                            "recorded, and why.")

@@ -74,7 +74,8 @@ class Registry(RegistryIndexes):
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
     instances: InstancesFile | None = None  # instances.yaml (hardware generations, instance sizes), when it exists
     configuration_files: list[ConfigurationsFile] = field(default_factory=list)  # configurations/<source>.yaml
-    known_issues: KnownIssuesFile | None = None  # known-issues.yaml, when it exists
+    known_issues: KnownIssuesFile | None = None  # every file of known-issues/ merged (None: no issues)
+    known_issue_files: list[tuple[FileKey, KnownIssuesFile]] = field(default_factory=list)  # known-issues/*.yaml
     # RELEASES_KEY, STACKS_KEY, family_key(id), ...: each file's path, display name and text (its data is None:
     # the models above hold it)
     files: dict[FileKey, LoadedYaml] = field(default_factory=dict)

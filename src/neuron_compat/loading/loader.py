@@ -43,9 +43,10 @@ from neuron_compat.loading.problems import Problem
 from neuron_compat.loading.pydantic_errors import problems_from_validation
 from neuron_compat.loading.tested_loader import (
     CONFIGURATIONS_DIR,
-    KNOWN_ISSUES_FILE,
+    KNOWN_ISSUES_DIR,
     load_configurations,
     load_known_issues,
+    merged_known_issues,
 )
 from neuron_compat.loading.yaml_reader import LoadedYaml, display_path, load_yaml_file
 from neuron_compat.safeio.bounded_read import something_at
@@ -176,11 +177,12 @@ def _load_registry(root: Path | str) -> LoadResult:
 
     families = _load_families(root / FAMILIES_DIR, files, problems)
     configuration_files = load_configurations(root / CONFIGURATIONS_DIR, _load_one, files, broken, problems)
-    known_issues = load_known_issues(root / KNOWN_ISSUES_FILE, _load_one, files, broken, problems)
+    known_issue_files = load_known_issues(root / KNOWN_ISSUES_DIR, _load_one, files, broken, problems)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
                         probe=probe, meta=meta_value, instances=instances, files=files, broken=broken,
                         capability_files=capability_files, configuration_files=configuration_files,
-                        known_issues=known_issues)
+                        known_issues=merged_known_issues(known_issue_files),
+                        known_issue_files=known_issue_files)
     return LoadResult(registry, problems)
 
 

@@ -1,4 +1,4 @@
-"""Loading registry/configurations/*.yaml (tested configurations) and registry/known-issues.yaml.
+"""Loading registry/configurations/*.yaml (tested configurations) and registry/known-issues/*.yaml.
 
 Both are optional: a registry without them has no tested configurations and no known issues. The loader
 (loader.py) calls these with its own one-file loader, so every problem is located the same way.
@@ -21,8 +21,16 @@ from neuron_compat.loading.yaml_reader import LoadedYaml, display_path
 from neuron_compat.safeio.bounded_read import something_at
 
 CONFIGURATIONS_DIR = "configurations"
-KNOWN_ISSUES_FILE = "known-issues.yaml"
-KNOWN_ISSUES_KEY = FileKey("file", KNOWN_ISSUES_FILE)
+KNOWN_ISSUES_DIR = "known-issues"
+CURATED_KNOWN_ISSUES = "curated.yaml"
+HARVESTED_SUFFIX = ".harvested.yaml"
+KNOWN_ISSUES_KEY = FileKey("file", f"{KNOWN_ISSUES_DIR}/{CURATED_KNOWN_ISSUES}")
+"""The hand-written known issues' key in `Registry.files`."""
+
+
+def known_issues_key(name: str) -> FileKey:
+    """The key of known-issues/<name> in `Registry.files`."""
+    return FileKey("file", f"{KNOWN_ISSUES_DIR}/{name}")
 
 M = TypeVar("M", bound=BaseModel)
 LoadOne = Callable[[Path, type[M], list[Problem]], tuple[LoadedYaml | None, M | None]]
@@ -66,14 +74,41 @@ def load_configurations(directory: Path, load_one: LoadOne[ConfigurationsFile], 
     return found
 
 
-def load_known_issues(path: Path, load_one: LoadOne[KnownIssuesFile], files: dict[FileKey, LoadedYaml],
-                      broken: set[FileKey], problems: list[Problem]) -> KnownIssuesFile | None:
-    """known-issues.yaml, when it exists."""
-    if not something_at(path):
-        return None
-    loaded, value = load_one(path, KnownIssuesFile, problems)
-    if loaded is not None:
-        files[KNOWN_ISSUES_KEY] = loaded
-    if value is None:
-        broken.add(KNOWN_ISSUES_KEY)
-    return value
+def load_known_issues(directory: Path, load_one: LoadOne[KnownIssuesFile], files: dict[FileKey, LoadedYaml],
+                      broken: set[FileKey], problems: list[Problem]) -> list[tuple[FileKey, KnownIssuesFile]]:
+    """known-issues/curated.yaml and known-issues/<source>.harvested.yaml, curated first, then by file name."""
+    found: list[tuple[FileKey, KnownIssuesFile]] = []
+    if something_at(directory) and not directory.is_dir():
+        problems.append(Problem(display_path(directory), 0, 0, "", "known-issues/ must be a directory of .yaml files, "
+                                "found something else", rule="layout"))
+        return found
+    paths = sorted(directory.glob("*")) if directory.is_dir() else []
+    paths.sort(key=lambda path: path.name != CURATED_KNOWN_ISSUES)
+    for path in paths:
+        if path.name.startswith("."):
+            continue
+        if path.name != CURATED_KNOWN_ISSUES and not path.name.endswith(HARVESTED_SUFFIX):
+            problems.append(Problem(display_path(path), 0, 0, "", "only curated.yaml and <source>.harvested.yaml "
+                                    "belong in known-issues/", "rename it", rule="layout"))
+            continue
+        key = known_issues_key(path.name)
+        loaded, value = load_one(path, KnownIssuesFile, problems)
+        if loaded is not None:
+            files[key] = loaded
+        if value is None:
+            broken.add(key)
+            continue
+        if path.name.endswith(HARVESTED_SUFFIX) and value.source != path.name.removesuffix(HARVESTED_SUFFIX):
+            line, column = Locator(loaded.text).position(("source",)) if loaded else (0, 0)
+            problems.append(Problem(display_path(path), line, column, "source",
+                                    f"source '{value.source}' does not match the file name '{path.name}'",
+                                    f"rename the file to {value.source}{HARVESTED_SUFFIX}", rule="file-name"))
+            continue
+        found.append((key, value))
+    return found
+
+
+def merged_known_issues(found: list[tuple[FileKey, KnownIssuesFile]]) -> KnownIssuesFile | None:
+    """Every file's issues as one file (what `explain`, the site and the JSON document read)."""
+    issues = [issue for _, file in found for issue in file.issues]
+    return KnownIssuesFile.model_construct(issues=issues, not_recorded=[]) if issues else None

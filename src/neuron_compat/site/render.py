@@ -17,6 +17,7 @@ from neuron_compat.site.pages import (
     families,
     home,
     instances,
+    known_issues,
     matrix,
     release_feed,
     releases,
@@ -53,6 +54,7 @@ def render_site(registry: Registry, hub_snapshots: list[HubSnapshot] | None = No
     site.add(families.render(registry))
     site.add(matrix.render(registry))
     site.add(configurations.render(registry))
+    site.add(known_issues.render(registry))
     all_changes = releases.all_release_changes(registry)  # drawn once for the release pages and their feed
     site.add(releases.render(registry, all_changes))
     site.add(release_feed.render(registry, all_changes))

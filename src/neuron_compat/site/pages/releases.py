@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
+from neuron_compat.site.pages import known_issues
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.presentation import NO_STATEMENT
 from neuron_compat.site.support import unique_anchor
@@ -136,6 +137,9 @@ def release_page(registry: Registry, version: str, changes_at: list[Change]) -> 
         block("release_changes.html.j2", lines=changes["changed"], kind="changed", previous=previous),
         heading(2, f"Removed ({len(changes['removed'])})", "removed"),
         block("release_changes.html.j2", lines=changes["removed"], kind="removed", previous=previous),
+        heading(2, "Known issues and fixes", "known-issues"),
+        block("release_known_issues.html.j2", known=known_issues.known_at(registry, version),
+              fixed=known_issues.fixed_at(registry, version), page_url=urls.relative_url(known_issues.PAGE_URL, url)),
         heading(2, "Notes for this release", "notes"),
         block("release_notes.html.j2", notes=context["notes"]),
     )

@@ -1,0 +1,44 @@
+// The known-issues page's filters: stack, component, hardware, release (listed in, or fixed in) and kind.
+(function () {
+  "use strict";
+  function key(v) { return v ? v.split(".").map(function (p) { return ("000" + p).slice(-3); }).join(".") : ""; }
+  function setup() {
+    var form = document.querySelector("form[data-nc-known-issues]");
+    if (!form || form.dataset.ncReady) { return; }
+    form.dataset.ncReady = "1";
+    var items = Array.prototype.slice.call(document.querySelectorAll(".nc-known-issues .nc-issue"));
+    var count = form.querySelector(".nc-ki-count");
+    function apply() {
+      var f = {};
+      ["stack", "component", "hardware", "release", "kind"].forEach(function (n) { f[n] = form.elements[n].value; });
+      var shown = 0;
+      items.forEach(function (el) {
+        var d = el.dataset;
+        var ok = (!f.stack || (" " + d.stacks + " ").indexOf(" " + f.stack + " ") >= 0)
+          && (!f.component || d.component === f.component)
+          && (!f.hardware || !d.hardware || (" " + d.hardware + " ").indexOf(" " + f.hardware + " ") >= 0)
+          && (!f.kind || d.kind === f.kind);
+        if (ok && f.release) {
+          var r = key(f.release);
+          ok = d.fixed === f.release || (d.first !== "" && key(d.first) <= r && r <= key(d.last));
+        }
+        el.hidden = !ok;
+        if (ok) { shown += 1; }
+      });
+      count.textContent = shown + " shown";
+    }
+    function reveal() {  // a permalink to an entry the filters hide clears the filters
+      var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      if (target && target.closest(".nc-issue") && target.closest(".nc-issue").hidden) {
+        Array.prototype.forEach.call(form.querySelectorAll("select"), function (s) { s.value = ""; });
+        apply();
+        target.scrollIntoView();
+      }
+    }
+    form.addEventListener("change", apply);
+    window.addEventListener("hashchange", reveal);
+    apply();
+    reveal();
+  }
+  if (window.document$ && window.document$.subscribe) { window.document$.subscribe(setup); } else { document.addEventListener("DOMContentLoaded", setup); }
+})();
