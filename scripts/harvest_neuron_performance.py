@@ -3,7 +3,7 @@
 
 Reads ``about-neuron/benchmarks/*/*.rst`` (or ``general/benchmarks`` at older tags) of
 github.com/aws-neuron/aws-neuron-sdk at one tag of a local mirror (``--mirror``; ``fetch`` gives one), and the CSV
-files each page includes, parses them with ``neuron_compat.contributing.neuron_performance_pages`` and writes
+files each page includes, parses them with ``harvesters.neuron_performance_pages`` and writes
 ``registry/configurations/neuron-performance.yaml`` atomically, with the tag it read. CSVs no page includes, and
 rows whose model, framework or instance the registry does not know, are listed under ``not_recorded``.
 
@@ -22,8 +22,8 @@ from typing import Any
 
 import yaml
 
-from neuron_compat.contributing.harvest_script import configurations_file, git, header, run
-from neuron_compat.contributing.neuron_performance_pages import REPOSITORY, Context, read_page, table_entries
+from harvesters.harvest_script import configurations_file, git, header, run
+from harvesters.neuron_performance_pages import REPOSITORY, Context, read_page, table_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = REPO_ROOT / "registry"

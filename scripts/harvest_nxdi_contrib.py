@@ -3,7 +3,7 @@
 
 Reads ``contrib/models/*/README.md`` of github.com/aws-neuron/neuronx-distributed-inference at one commit of a
 local clone (``--mirror``, also spelled ``--git-dir``; ``fetch`` gives one), parses each with
-``neuron_compat.contributing.nxdi_contrib_readme`` and writes ``registry/configurations/nxdi-contrib.yaml``
+``harvesters.nxdi_contrib_readme`` and writes ``registry/configurations/nxdi-contrib.yaml``
 atomically, with the commit it read. READMEs of models the registry has no family for are listed under
 ``not_recorded`` with the reason. Measurements are kept only where the README states the Neuron release.
 
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import (
+from harvesters.harvest_script import (
     HarvestError,
     configurations_file,
     git,
@@ -28,7 +28,7 @@ from neuron_compat.contributing.harvest_script import (
     read_releases,
     run,
 )
-from neuron_compat.contributing.nxdi_contrib_readme import REPOSITORY, configuration_entries
+from harvesters.nxdi_contrib_readme import REPOSITORY, configuration_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "configurations" / "nxdi-contrib.yaml"

@@ -4,7 +4,7 @@
 Reads ``benchmark/vllm/{single-instance,data-parallel}/*/`` (``.env`` and ``vllm-results*.csv``) and
 ``docs/source/benchmarks/*.mdx`` of github.com/huggingface/optimum-neuron at one tag of a local mirror
 (``--mirror``; the ``fetch`` tool gives one), parses them with
-``neuron_compat.contributing.optimum_neuron_benchmarks`` and writes
+``harvesters.optimum_neuron_benchmarks`` and writes
 ``registry/configurations/optimum-neuron-benchmarks.yaml`` atomically, with the tag and commit it read.
 
 Usage::
@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import HarvestError, configurations_file, git, header, run
-from neuron_compat.contributing.optimum_neuron_benchmarks import (
+from harvesters.harvest_script import HarvestError, configurations_file, git, header, run
+from harvesters.optimum_neuron_benchmarks import (
     REPOSITORY,
     docs_entries,
     results_entries,

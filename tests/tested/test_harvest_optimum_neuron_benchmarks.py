@@ -9,7 +9,7 @@ from pathlib import Path
 
 from neuron_compat.contract.tested_configurations import ConfigurationsFile
 from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
-from neuron_compat.contributing.optimum_neuron_benchmarks import (
+from harvesters.optimum_neuron_benchmarks import (
     compose_degrees,
     docs_entries,
     parse_env,

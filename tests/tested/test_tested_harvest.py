@@ -7,7 +7,7 @@ import datetime as dt
 from pathlib import Path
 
 from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
-from neuron_compat.contributing.nxdi_contrib_readme import (
+from harvesters.nxdi_contrib_readme import (
     FAMILY_BY_MODEL_DIR,
     STACK_BY_MODEL_DIR,
     WHY_NOT_MAPPED,
