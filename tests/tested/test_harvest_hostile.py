@@ -1,0 +1,71 @@
+"""The harvesters on what a hostile or broken source may hold: a file too large to read (bounded reader), bytes that
+are not UTF-8, and cells the contract would refuse (HTML, a javascript: link, 1e308, another script's digits),
+which go to `not_recorded` with the reason instead of into the written file."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harvesters.harvest_script import HarvestError, git, refuse_invalid, show
+from harvesters.neuron_performance_pages import Context, Page, TableRef, table_entries
+
+CONTEXT = Context(revision="v2.32.0", releases=frozenset({"2.21.0"}), instances=frozenset({"inf2.xlarge"}),
+                  families=frozenset({"bert"}))
+PAGE = Page("Inf2 Inference Performance", (TableRef("t.csv", "Encoder Models", None, 3),))
+HEADER = "Model,Framework,Inst. Type,Batch Size,Throughput (inference/second),Neuron Version,Task\n"
+
+
+def _mirror(tmp_path: Path, files: dict[str, bytes]) -> Path:
+    root = tmp_path / "source"
+    root.mkdir()
+    for name, data in files.items():
+        (root / name).write_bytes(data)
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
+        subprocess.run(["git", "-C", str(root), *command], check=True, capture_output=True)
+    return root / ".git"
+
+
+@pytest.mark.parametrize("size", [2 * 1024 * 1024, 3 * 1024 * 1024 + 7])
+def test_a_file_larger_than_the_cap_is_refused_not_read_whole(tmp_path: Path, size: int) -> None:
+    mirror = _mirror(tmp_path, {"README.md": b"x" * size})
+    with pytest.raises(HarvestError, match="larger than"):
+        git(mirror, "show", "HEAD:README.md", cap=1024 * 1024)
+    text, why_not = show(mirror, "HEAD", "README.md")  # under the default cap it reads
+    assert text is not None and len(text) == size and why_not is None
+
+
+@pytest.mark.parametrize("data", [b"caf\xe9 **Validated:** 2026-01-01\n", b"\xff\xfe\x00odd\n"])
+def test_bytes_that_are_not_utf8_are_replaced_not_a_traceback(tmp_path: Path, data: bytes) -> None:
+    mirror = _mirror(tmp_path, {"README.md": data})
+    text = git(mirror, "show", "HEAD:README.md")
+    assert "\ufffd" in text
+
+
+@pytest.mark.parametrize(("cell", "said"), [
+    ('"<img src=x onerror=alert(1)>"', "notes"),
+    ('"[click](javascript:alert(1))"', "notes"),
+])
+def test_a_cell_the_contract_refuses_goes_to_not_recorded(cell: str, said: str) -> None:
+    text = HEADER + f"bert-base-uncased,PyTorch 2.1,inf2.xlarge,1,120.5,2.21.0,{cell}\n"
+    entries, reasons = table_entries("about-neuron/benchmarks/inf2/t.csv", text, PAGE, PAGE.tables[0], CONTEXT)
+    assert reasons == [] and len(entries) == 1
+    not_recorded: list[dict[str, str]] = []
+    assert refuse_invalid(entries, not_recorded, "neuron-performance") == []
+    assert len(not_recorded) == 1 and said in not_recorded[0]["reason"]
+    assert not_recorded[0]["path"].endswith("t.csv#L2")
+
+
+@pytest.mark.parametrize("batch", ["1e308", "\u0663"])  # a 309-digit integer; ARABIC-INDIC DIGIT THREE
+def test_numbers_out_of_range_or_in_another_script_are_not_read(batch: str) -> None:
+    text = HEADER + f"bert-base-uncased,PyTorch 2.1,inf2.xlarge,{batch},{batch},2.21.0,Classification\n"
+    [entry], _ = table_entries("about-neuron/benchmarks/inf2/t.csv", text, PAGE, PAGE.tables[0], CONTEXT)
+    assert "batch_size" not in entry and "measurements" not in entry
+    assert refuse_invalid([entry], [], "neuron-performance") == [entry]
+
+
+def test_an_oversized_csv_field_reads_no_rows() -> None:
+    text = HEADER + "bert-base-uncased,PyTorch 2.1,inf2.xlarge,1,120.5,2.21.0," + "x" * 200_000 + "\n"
+    assert table_entries("a/t.csv", text, PAGE, PAGE.tables[0], CONTEXT) == ([], [])
