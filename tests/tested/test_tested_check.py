@@ -40,22 +40,25 @@ def test_json_names_the_family_configurations_on_the_instance_hardware(
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.2xlarge")
     tested = json.loads(out)["tested_configurations"]
     assert tested["matched_by"] == "family" and tested["hardware"] == "trn1"
-    assert [c["id"] for c in tested["configurations"]] == ["llama-8b-trn1"]  # same hardware, not inf2
-    assert tested["configurations"][0]["measurements"][0] == {
+    assert tested["configurations"] == [] and tested["total"] == 0  # none on trn1.2xlarge itself
+    assert [c["id"] for c in tested["other_sizes"]] == ["llama-8b-trn1"]  # other trn1 sizes, not inf2
+    assert tested["other_sizes"][0]["measurements"][0] == {
         "metric": "throughput", "name": None, "value": 41.5, "unit": "tokens/s", "phase": "token-generation",
         "percentile": None,
         "approximate": False}
     _, out = _check(capsys, registry, tmp_path, "--json")
     assert json.loads(out)["tested_configurations"]["total"] == 2
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn2.48xlarge")
-    assert json.loads(out)["tested_configurations"] == {"matched_by": None, "instance": "trn2.48xlarge",
-                                                        "hardware": "trn2", "total": 0, "configurations": []}
+    assert json.loads(out)["tested_configurations"] == {
+        "matched_by": None, "instance": "trn2.48xlarge", "hardware": "trn2", "total": 0, "configurations": [],
+        "other_sizes_total": 0, "other_sizes": [], "compile_time": [], "checkpoint_page": None}
 
 
 def test_table_lists_them_next_to_the_fit(registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out = _check(capsys, registry, tmp_path, "--instance", "inf2.48xlarge")
-    assert "Tested configurations on inf2.48xlarge (inf2), of its family (none of this checkpoint): 1" in out
+    assert "Tested configurations on inf2.48xlarge, of its family (none of this checkpoint): 1" in out
     assert "meta-llama/Llama-3.1-8B-Instruct | optimum-neuron | release 2.21.0 | inf2.48xlarge | TP=24" in out
+    assert "| batch " in out and "| seq len " in out
     assert out.index("Fit (an estimate)") < out.index("Tested configurations") < out.index("Result:")
 
 
