@@ -68,3 +68,26 @@ def test_json_schema_describes_them(registry: Path, tmp_path: Path, capsys: pyte
     assert "tested_configurations" in schema["required"]
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.32xlarge")
     jsonschema.validate(json.loads(out), schema)
+
+
+def test_a_llama_31_8b_config_lists_measured_throughput_from_the_real_registry(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The committed registry: a config.json naming meta-llama/Llama-3.1-8B-Instruct gets its checkpoint page and
+    the throughput Optimum Neuron's results file measured (release not stated, with its run date)."""
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({**CONFIG, "_name_or_path": "meta-llama/Llama-3.1-8B-Instruct"}), encoding="utf-8")
+    assert main(["check", str(config), "--registry", str(ROOT / "registry")]) in (0, 3)
+    out = capsys.readouterr().out
+    assert "Checkpoint page: checkpoints/meta-llama/Llama-3.1-8B-Instruct/" in out
+    assert "Tested configurations, of this checkpoint:" in out
+    measured = next(line for line in out.splitlines() if line.strip().startswith("measured: throughput"))
+    assert "tokens/s" in measured and "(release not stated; measured by 2025-10-16)" in measured
+    assert "| TP=4 | batch 32 | seq len 4096 |" in out
+
+
+def test_instance_lists_its_own_runs_and_other_sizes_under_their_own_heading(
+        registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = _check(capsys, registry, tmp_path, "--instance", "trn1.2xlarge")
+    assert "Tested configurations on trn1.2xlarge, of its family (none of this checkpoint): 0" in out
+    assert "On other sizes of trn1 (not trn1.2xlarge): 1" in out
+    assert out.index("On other sizes") < out.index("trn1.32xlarge |")

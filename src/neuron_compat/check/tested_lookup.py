@@ -68,13 +68,28 @@ def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str |
     return {"matched_by": matched_by, "instance": instance, "hardware": hardware, "total": len(chosen),
             "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(other_sizes),
             "other_sizes": other_sizes[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen + other_sizes),
-            "checkpoint_page": checkpoint_page(checkpoint) if checkpoint and any(
-                _same(c.get("hub_id"), checkpoint) for c in all_configurations(registry)) else None}
+            "checkpoint_page": checkpoint_page(checkpoint) if checkpoint and has_page(registry, checkpoint) else None}
+
+
+def has_page(registry: CompiledRegistry, hub_id: str) -> bool:
+    """The site has a page for this checkpoint: a tested configuration or a family names it as its Hub id."""
+    if any(_same(c.get("hub_id"), hub_id) for c in all_configurations(registry)):
+        return True
+    return any(_same(example, hub_id) for family in registry.document.get("families") or []
+               if isinstance(family, dict) for example in family.get("examples") or [])
 
 
 def checkpoint_page(hub_id: str) -> str:
-    """The site path of a checkpoint's page: checkpoints/<org>/<name>/."""
+    """The site path of a checkpoint's page: checkpoints/<org>/<name>/ (as site.pages.checkpoints writes it)."""
     return f"checkpoints/{hub_id}/"
+
+
+def named_checkpoint(config: dict[str, Any]) -> str | None:
+    """The Hub id a local config.json names itself by (`_name_or_path`), when it is one."""
+    from neuron_compat.contract.hub_ids import is_valid_repo_id
+
+    named = config.get("_name_or_path")
+    return named if isinstance(named, str) and "/" in named and is_valid_repo_id(named) else None
 
 
 def compile_time_summary(configurations: list[dict[str, Any]]) -> list[dict[str, Any]]:

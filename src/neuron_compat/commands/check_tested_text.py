@@ -11,7 +11,9 @@ def _measured(configuration: dict[str, Any]) -> str:
     parts = []
     for m in configuration.get("measurements") or []:
         percentile = f" P{m['percentile']:g}" if m.get("percentile") is not None else ""
-        text = f"{m.get('metric')}{percentile} {'~' if m.get('approximate') else ''}{m.get('value'):g} {m.get('unit')}"
+        label = f" [{m['name']}]" if m.get("name") else ""
+        text = (f"{m.get('metric')}{percentile}{label} {'~' if m.get('approximate') else ''}{m.get('value'):g} "
+                f"{m.get('unit')}")
         if m.get("phase"):
             text += f" ({m['phase']})"
         parts.append(text)
