@@ -58,6 +58,7 @@ def configuration_rows(registry: Registry, family_id: str | None = None) -> list
             rows.append({
                 "id": c.id, "family": c.family, "family_name": family.name if family else c.family,
                 "family_url": urls.family_url(c.family), "checkpoint": c.checkpoint, "hub_id": c.hub_id,
+                "checkpoint_url": f"checkpoints/{c.hub_id}/" if c.hub_id and family else None,
                 "stack": c.stack, "stack_version": c.stack_version, "release": c.release,
                 "release_stated": c.release_stated, "instance": c.instance, "tp": p.tensor, "pp": p.pipeline,
                 "ep": p.expert, "dp": p.data, "lnc": p.logical_neuron_cores, "batch_size": c.batch_size,

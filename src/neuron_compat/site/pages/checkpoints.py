@@ -65,7 +65,7 @@ def checkpoint_page(registry: Registry, hub_id: str, family: Family, view: Relea
         heading(2, "Tested configurations", "tested"),
         block("family_tested.html.j2", rows=rows, labels=METRIC_LABELS,
               all_url=urls.relative_url("configurations/", url),
-              compile_times=[], checkpoint_urls={}),
+              compile_times=[], checkpoint_urls={}, whose="checkpoint"),
         heading(2, "Constraints and known issues", "constraints"),
         block("checkpoint_issues.html.j2", constraints=_constraints(family, hub_id),
               issues=family_issues(registry, family.id)),

@@ -120,7 +120,7 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
                        all_url=urls.relative_url("configurations/", url),
                        compile_times=compile_time_summary(tested_rows),
                        checkpoint_urls={r["hub_id"]: urls.relative_url(f"checkpoints/{r['hub_id']}/", url)
-                                        for r in tested_rows if r["hub_id"]}))
+                                        for r in tested_rows if r["hub_id"]}, whose="family"))
     issues = family_issues(registry, family.id)
     if issues:
         parts.append(heading(2, "Known issues", "known-issues"))
