@@ -15,15 +15,13 @@ Usage::
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
-
-import dataclasses
-
 from harvesters.harvest_script import commit_date, configurations_file, git, header, run, show
 from harvesters.neuron_performance_pages import REPOSITORY, Context, merge_runs, read_page, table_entries
 

@@ -332,6 +332,19 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def _layout(entry: dict[str, Any], part: Part) -> None:
+    """The part's parallelism, batch size, sequence length and dtype, where it states them."""
+    parallelism: dict[str, int] = {name: part.settings[name] for name in ("tensor", "pipeline", "expert", "data")
+                   if name in part.settings}
+    if part.lnc is not None:
+        parallelism["logical_neuron_cores"] = part.lnc
+    if parallelism:
+        entry["parallelism"] = parallelism
+    for key in ("batch_size", "sequence_length", "dtype"):
+        if key in part.settings:
+            entry[key] = part.settings[key]
+
+
 def configuration_entries(model_dir: str, text: str, commit: str,
                           releases: Sequence[tuple[str, dt.date]]) -> tuple[list[dict[str, Any]], str | None]:
     """The configurations of one README as YAML-ready dicts, or ([], why none) when it gives none."""
@@ -344,7 +357,6 @@ def configuration_entries(model_dir: str, text: str, commit: str,
     parts = parse_readme(text)
     if not parts:
         return [], "no 'Validated:' or 'Instance: ... | Profiled:' line in the template's form"
-    path = f"contrib/models/{model_dir}/README.md"
     entries: list[dict[str, Any]] = []
     for part in parts:
         release = release_for(part.release_stated, part.date, releases)
@@ -356,16 +368,7 @@ def configuration_entries(model_dir: str, text: str, commit: str,
         if release is not None and part.release_stated:
             entry["release_stated"] = part.release_stated
         entry["instance"] = part.instance
-        parallelism = {name: part.settings[key] for key, name in
-                       (("tensor", "tensor"), ("pipeline", "pipeline"), ("expert", "expert"), ("data", "data"))
-                       if key in part.settings}
-        if part.lnc is not None:
-            parallelism["logical_neuron_cores"] = part.lnc
-        if parallelism:
-            entry["parallelism"] = parallelism
-        for key in ("batch_size", "sequence_length", "dtype"):
-            if key in part.settings:
-                entry[key] = part.settings[key]
+        _layout(entry, part)
         entry["outcome"] = part.outcome
         if part.qualifier and part.outcome == "compiled-and-ran":
             entry["outcome_qualifier"] = part.qualifier
@@ -380,7 +383,7 @@ def configuration_entries(model_dir: str, text: str, commit: str,
             notes.append(f"The README says '{part.release_stated}', which names more than one Neuron release "
                          "listed at its date (or none), so the release is left unknown.")
         entry["validated"] = validated
-        entry["source"] = {"url": f"{REPOSITORY}/blob/{commit}/{path}#L{part.line}",
+        entry["source"] = {"url": f"{REPOSITORY}/blob/{commit}/contrib/models/{model_dir}/README.md#L{part.line}",
                            "title": f"NxD Inference contrib {model_dir} README ({part.kind})"}
         entry["evidence"] = EVIDENCE
         if notes:

@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from harvesters.harvest_script import HarvestError, git, refuse_invalid, show
 from harvesters.neuron_performance_pages import Context, Page, TableRef, table_entries
 

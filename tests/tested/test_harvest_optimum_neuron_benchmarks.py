@@ -7,8 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from neuron_compat.contract.tested_configurations import ConfigurationsFile
-from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
 from harvesters.optimum_neuron_benchmarks import (
     compose_degrees,
     docs_entries,
@@ -17,6 +15,9 @@ from harvesters.optimum_neuron_benchmarks import (
     results_entries,
     tp_requirements,
 )
+
+from neuron_compat.contract.tested_configurations import ConfigurationsFile
+from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
 
 FIXTURES = Path(__file__).parent / "fixtures" / "optimum_neuron"
 COMMIT = "abf5985828e56167ab2e48c4d5e14a83e40b6370"

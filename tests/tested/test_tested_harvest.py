@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
 from harvesters.nxdi_contrib_readme import (
     FAMILY_BY_MODEL_DIR,
     STACK_BY_MODEL_DIR,
@@ -16,6 +15,8 @@ from harvesters.nxdi_contrib_readme import (
     parse_configuration,
     release_for,
 )
+
+from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
 
 README = (Path(__file__).parent / "fixtures" / "contrib_readme.md").read_text(encoding="utf-8")
 RELEASES = [("2.27.0", dt.date(2025, 12, 19)), ("2.27.1", dt.date(2026, 1, 14)),

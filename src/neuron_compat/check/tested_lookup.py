@@ -35,6 +35,12 @@ def _same(left: object, right: str) -> bool:
     return isinstance(left, str) and left.casefold() == right.casefold()
 
 
+def _order(c: dict[str, Any]) -> tuple[bool, bool, str, str, str]:
+    """Measured runs first, those at a stated release before the rest, then by instance, date and id."""
+    return (not c.get("measurements"), c.get("release") is None, str(c.get("instance") or ""),
+            str(c.get("validated") or ""), str(c.get("id")))
+
+
 def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str | None, instance: str | None = None,
                stack: str | None = None) -> dict[str, Any]:
     """{matched_by, instance, hardware, total, configurations}: the configurations of `checkpoint` (by Hub id or as
@@ -60,11 +66,8 @@ def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str |
         chosen = [c for c in chosen if c.get("instance") == instance]
         if not chosen and not other_sizes:
             matched_by = None
-    order = (lambda c: (not c.get("measurements"), c.get("release") is None, str(c.get("instance") or ""),
-                        str(c.get("validated") or ""),
-                        str(c.get("id"))))
-    chosen.sort(key=order)
-    other_sizes.sort(key=order)
+    chosen.sort(key=_order)
+    other_sizes.sort(key=_order)
     return {"matched_by": matched_by, "instance": instance, "hardware": hardware, "total": len(chosen),
             "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(other_sizes),
             "other_sizes": other_sizes[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen + other_sizes),

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.pages import (
-    checkpoints,
     api,
+    checkpoints,
     configurations,
     contributing,
     coverage,
