@@ -35,6 +35,7 @@ PAGES = {
     "API": "api/",
     "contributing": "contributing/",
     "tested configurations": "configurations/",
+    "checkpoint": "checkpoints/meta-llama/Llama-3.1-8B-Instruct/",
     "not found (404)": "404.html",
 }
 """One page of every type the site has; test_every_page_type_of_the_built_site_is_checked keeps this complete."""
@@ -81,6 +82,8 @@ def page_kind(relative: Path) -> str | None:
         return "families index" if len(folders) == 1 else "family"
     if folders[0] == "releases":
         return "releases index" if len(folders) == 1 else "release"
+    if folders[0] == "checkpoints":
+        return "checkpoint"
     return "/".join(folders)
 
 
