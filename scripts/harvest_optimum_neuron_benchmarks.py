@@ -38,8 +38,8 @@ DESCRIPTION = (
     "(a `.env` with the model and its batch size, sequence length and tensor-parallel size, and guidellm summaries "
     "with one row per load profile; each model and run date is one configuration) and the Inferentia2 benchmark "
     "pages under `docs/source/benchmarks` (one configuration per row of their batch-size table). No page states "
-    "the Neuron release or the optimum-neuron version the results were measured with, so the configurations keep "
-    "their outcome and their measurements are left out (each says how many).")
+    "the Neuron release or the optimum-neuron version the results were measured with: a results file's values are "
+    "recorded with the run's date (release not stated); the docs pages give theirs only as charts.")
 LAYOUTS = ("benchmark/vllm/single-instance", "benchmark/vllm/data-parallel")
 DOCS = "docs/source/benchmarks"
 

@@ -30,9 +30,10 @@ READ_CAP = 8 * 1024 * 1024
 refused (HarvestError), never read whole into memory."""
 
 
-def git(mirror: Path, *args: str, cap: int = READ_CAP) -> str:
+def git(mirror: Path, *args: str, cap: int | None = None) -> str:
     """`git --git-dir=<mirror> <args>`'s output, read through a bounded reader (at most `cap` bytes, decoded as UTF-8
     with any other byte replaced); HarvestError with git's own message when it fails or says more than `cap`."""
+    cap = READ_CAP if cap is None else cap
     try:
         process = subprocess.Popen(["git", f"--git-dir={mirror}", *args], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE)

@@ -11,6 +11,8 @@ import pytest
 from harvesters.harvest_script import HarvestError, git, refuse_invalid, show
 from harvesters.neuron_performance_pages import Context, Page, TableRef, table_entries
 
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+FIXTURE = Path(__file__).parent / "fixtures" / "contrib_readme.md"
 CONTEXT = Context(revision="v2.32.0", releases=frozenset({"2.21.0"}), instances=frozenset({"inf2.xlarge"}),
                   families=frozenset({"bert"}))
 PAGE = Page("Inf2 Inference Performance", (TableRef("t.csv", "Encoder Models", None, 3),))
@@ -18,8 +20,8 @@ HEADER = "Model,Framework,Inst. Type,Batch Size,Throughput (inference/second),Ne
 
 
 def _mirror(tmp_path: Path, files: dict[str, bytes]) -> Path:
-    root = tmp_path / "source"
-    root.mkdir()
+    root = tmp_path if (tmp_path / "contrib").exists() else tmp_path / "source"
+    root.mkdir(exist_ok=True)
     for name, data in files.items():
         (root / name).write_bytes(data)
     for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
@@ -36,7 +38,7 @@ def test_a_file_larger_than_the_cap_is_refused_not_read_whole(tmp_path: Path, si
     assert text is not None and len(text) == size and why_not is None
 
 
-@pytest.mark.parametrize("data", [b"caf\xe9 **Validated:** 2026-01-01\n", b"\xff\xfe\x00odd\n"])
+@pytest.mark.parametrize("data", [b"caf\xe9 **Validated:** 2026-01-01\n", b"\xff\xfe\x00odd\n"], ids=["latin1", "bom"])
 def test_bytes_that_are_not_utf8_are_replaced_not_a_traceback(tmp_path: Path, data: bytes) -> None:
     mirror = _mirror(tmp_path, {"README.md": data})
     text = git(mirror, "show", "HEAD:README.md")
@@ -65,6 +67,42 @@ def test_numbers_out_of_range_or_in_another_script_are_not_read(batch: str) -> N
     assert refuse_invalid([entry], [], "neuron-performance") == [entry]
 
 
+def test_digits_of_other_scripts_in_an_env_file_are_not_counts() -> None:
+    from harvesters.optimum_neuron_benchmarks import results_entries
+
+    env = "MODEL_ID=Qwen/Qwen3-32B\nBATCH_SIZE=\u00b2\nSEQUENCE_LENGTH=\u0664\u0660\u0669\u0666\nTENSOR_PARALLEL_SIZE=8\n"
+    csv_text = "model_id,Date,Input type,Requests per Second\nQwen_Qwen3-32B,2025-09-24-15-48-36,synchronous,0.5\n"
+    [entry], _ = results_entries("qwen3-32B", env, "x/vllm-results.csv", csv_text, "a" * 40, {})
+    assert "batch_size" not in entry and "sequence_length" not in entry and entry["parallelism"] == {"tensor": 8}
+
+
 def test_an_oversized_csv_field_reads_no_rows() -> None:
     text = HEADER + "bert-base-uncased,PyTorch 2.1,inf2.xlarge,1,120.5,2.21.0," + "x" * 200_000 + "\n"
     assert table_entries("a/t.csv", text, PAGE, PAGE.tables[0], CONTEXT) == ([], [])
+
+
+@pytest.mark.parametrize("readme", [b"x" * 300_000, b"**Validated:** 2026-01-01\n" * 20_000], ids=["blank", "lines"])
+def test_a_harvest_with_an_oversized_readme_records_the_others_and_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, readme: bytes) -> None:
+    import datetime as dt
+    import importlib.util
+
+    from harvesters import harvest_script
+    from harvesters.nxdi_contrib_readme import FAMILY_BY_MODEL_DIR
+
+    root = tmp_path / "source"
+    for name, data in (("Big-1B", readme), ("Example-7B", FIXTURE.read_bytes())):
+        (root / "contrib" / "models" / name).mkdir(parents=True)
+        (root / "contrib" / "models" / name / "README.md").write_bytes(data)
+    mirror = _mirror(root, {})
+    monkeypatch.setattr(harvest_script, "READ_CAP", 200_000)
+    FAMILY_BY_MODEL_DIR.setdefault("Example-7B", "llama")
+    FAMILY_BY_MODEL_DIR.setdefault("Big-1B", "llama")
+    spec = importlib.util.spec_from_file_location("harvest_nxdi", SCRIPTS / "harvest_nxdi_contrib.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    body = module.harvest(mirror, "HEAD", [("2.28.0", dt.date(2026, 2, 26))], dt.date(2026, 12, 4))
+    assert {c["checkpoint"] for c in body["configurations"]} == {"example-org/Example-7B"}
+    [big] = [n for n in body["not_recorded"] if "Big-1B" in n["path"]]
+    assert "larger than" in big["reason"]
