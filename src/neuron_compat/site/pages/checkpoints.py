@@ -34,20 +34,35 @@ def checkpoints(registry: Registry) -> dict[str, str]:
     return found
 
 
-def _applies(applies_to: Any, hub_id: str, family: Family) -> bool:
+def scope(applies_to: Any, hub_id: str) -> str | None:
+    """How a constraint or note with this `applies_to` concerns the checkpoint: 'the whole family', 'this
+    checkpoint', 'only for task(s) ...' (the checkpoint's own task is not recorded), or None when it is scoped to
+    other checkpoints only."""
     if applies_to is None:
-        return True
-    return hub_id in applies_to.checkpoints or bool(set(applies_to.tasks) & set(getattr(family, "tasks", []) or []))
+        return "the whole family"
+    if hub_id in applies_to.checkpoints:
+        return "this checkpoint"
+    if applies_to.tasks:
+        return "only when served for " + ", ".join(str(task) for task in applies_to.tasks)
+    return None
 
 
-def _constraints(family: Family, hub_id: str) -> list[dict[str, str]]:
+def scoped_items(family: Family, hub_id: str) -> list[dict[str, str]]:
+    """The constraints and notes of the family's statements that concern the checkpoint, each with its scope."""
     found: list[dict[str, str]] = []
     for statement in family.support:
-        for constraint in getattr(statement, "constraints", []) or []:
-            if _applies(constraint.applies_to, hub_id, family):
-                found.append({"where": f"{statement.stack} · {statement.workload}", "kind": str(constraint.kind),
-                              "name": constraint.name or "", "value": "" if constraint.value is None
-                              else str(constraint.value), "note": constraint.note or ""})
+        where = f"{statement.stack} · {statement.workload}"
+        for constraint in statement.constraints:
+            said = scope(constraint.applies_to, hub_id)
+            if said is not None:
+                value = "" if constraint.value is None else str(constraint.value)
+                found.append({"where": where, "scope": said, "kind": str(constraint.kind),
+                              "name": constraint.name or "", "value": value, "text": constraint.note or ""})
+        for note in statement.notes:
+            said = scope(note.applies_to, hub_id)
+            if said is not None and note.applies_to is not None:  # family-wide notes are on the family page
+                found.append({"where": where, "scope": said, "kind": "note", "name": "", "value": "",
+                              "text": note.text})
     return found
 
 
@@ -67,8 +82,9 @@ def checkpoint_page(registry: Registry, hub_id: str, family: Family, view: Relea
               all_url=urls.relative_url("configurations/", url),
               compile_times=[], checkpoint_urls={}, whose="checkpoint"),
         heading(2, "Constraints and known issues", "constraints"),
-        block("checkpoint_issues.html.j2", constraints=_constraints(family, hub_id),
-              issues=family_issues(registry, family.id)),
+        block("checkpoint_issues.html.j2", constraints=scoped_items(family, hub_id),
+              issues=family_issues(registry, family.id),
+              issues_url=urls.relative_url(urls.family_url(family.id, "known-issues"), url)),
     )
 
 
