@@ -106,3 +106,20 @@ def test_a_harvest_with_an_oversized_readme_records_the_others_and_names_it(
     assert {c["checkpoint"] for c in body["configurations"]} == {"example-org/Example-7B"}
     [big] = [n for n in body["not_recorded"] if "Big-1B" in n["path"]]
     assert "larger than" in big["reason"]
+
+
+def test_a_run_in_a_throughput_and_a_latency_table_is_one_configuration() -> None:
+    from harvesters.neuron_performance_pages import merge_runs
+
+    header = "Model,Framework,Inst. Type,Batch Size,Throughput (inference/second),Latency P50 (ms),Neuron Version\n"
+    row = "bert-base-uncased,PyTorch 2.1,inf2.xlarge,1,{tput},{p50},2.21.0\n"
+    tput, _ = table_entries("a/inf2/throughput_data_encoder.csv", header + row.format(tput="120.5", p50="8.3"),
+                            PAGE, PAGE.tables[0], CONTEXT)
+    lat, _ = table_entries("a/inf2/latency_data_encoder.csv", header + row.format(tput="120.5", p50="8.3"),
+                           PAGE, PAGE.tables[0], CONTEXT)
+    [merged] = merge_runs(tput + lat)
+    assert merged["id"].startswith("nperf-inf2-tput-") and len(merged["measurements"]) == 2  # no value twice
+    assert "latency_data_encoder.csv#L2" in merged["notes"][-1]
+    other, _ = table_entries("a/inf2/latency_data_encoder.csv", header + row.format(tput="1", p50="2").replace(
+        ",1,", ",4,", 1), PAGE, PAGE.tables[0], CONTEXT)
+    assert len(merge_runs(tput + other)) == 2  # another batch size is another run
