@@ -3,7 +3,7 @@
 
 Reads ``about-neuron/benchmarks/*/*.rst`` (or ``general/benchmarks`` at older tags) of
 github.com/aws-neuron/aws-neuron-sdk at one tag of a local mirror (``--mirror``; ``fetch`` gives one), and the CSV
-files each page includes, parses them with ``neuron_compat.contributing.neuron_performance_pages`` and writes
+files each page includes, parses them with ``harvesters.neuron_performance_pages`` and writes
 ``registry/configurations/neuron-performance.yaml`` atomically, with the tag it read. CSVs no page includes, and
 rows whose model, framework or instance the registry does not know, are listed under ``not_recorded``.
 
@@ -15,15 +15,15 @@ Usage::
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
-
-from neuron_compat.contributing.harvest_script import configurations_file, git, header, run
-from neuron_compat.contributing.neuron_performance_pages import REPOSITORY, Context, read_page, table_entries
+from harvesters.harvest_script import commit_date, configurations_file, git, header, run, show
+from harvesters.neuron_performance_pages import REPOSITORY, Context, merge_runs, read_page, table_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = REPO_ROOT / "registry"
@@ -34,7 +34,9 @@ HEADER = header(SCRIPT, "the Neuron documentation's performance pages")
 DESCRIPTION = (
     "The AWS Neuron documentation's performance pages (Inf1, Inf2 and Trn1 inference, Trn1 training) at one "
     "release tag of the docs source. Each row of a table a page includes is one configuration, measured on the "
-    "Neuron release its `Neuron Version` column gives (rows of one page were measured on different releases). "
+    "Neuron release its `Neuron Version` column gives (rows of one page were measured on different releases); a row "
+    "whose version names no single release keeps its values with the date its table was last changed (release "
+    "not stated). A run shown in both a throughput and a latency table is one configuration. "
     "Latencies are the page's P50 and P99; encoder-decoder throughput and per-token latency count input and "
     "output tokens, as the pages say.")
 
@@ -56,7 +58,11 @@ def harvest(mirror: Path, revision: str, context: Context, today: dt.date) -> di
     not_recorded: list[dict[str, str]] = []
     included: set[str] = set()
     for page_path in pages:
-        page = read_page(git(mirror, "show", f"{revision}:{page_path}"))
+        page_text, why_not = show(mirror, revision, page_path)
+        if page_text is None:
+            not_recorded.append({"path": page_path, "reason": str(why_not)[:200]})
+            continue
+        page = read_page(page_text)
         directory = page_path.rsplit("/", 1)[0]
         for table in page.tables:
             csv_path = f"{directory}/{table.csv_name}"
@@ -66,15 +72,19 @@ def harvest(mirror: Path, revision: str, context: Context, today: dt.date) -> di
             if csv_path not in csvs:
                 not_recorded.append({"path": csv_path, "reason": f"{page_path} includes it, but the tag has no such file"})
                 continue
-            entries, reasons = table_entries(csv_path, git(mirror, "show", f"{revision}:{csv_path}"), page, table,
-                                             context)
+            csv_text, why_not = show(mirror, revision, csv_path)
+            if csv_text is None:
+                not_recorded.append({"path": csv_path, "reason": str(why_not)[:200]})
+                continue
+            dated = dataclasses.replace(context, published=commit_date(mirror, revision, csv_path))
+            entries, reasons = table_entries(csv_path, csv_text, page, table, dated)
             configurations.extend(entries)
             not_recorded.extend({"path": csv_path, "reason": reason} for reason in reasons)
     for csv_path in csvs:
         if csv_path not in included and not csv_path.endswith("prices.csv"):
             not_recorded.append({"path": csv_path, "reason": "no performance page of this tag includes this table"})
-    return configurations_file("neuron-performance", DESCRIPTION, SCRIPT, REPOSITORY, revision, today, configurations,
-                               not_recorded)
+    return configurations_file("neuron-performance", DESCRIPTION, SCRIPT, REPOSITORY, revision, today,
+                               merge_runs(configurations), not_recorded)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,9 +3,10 @@
 
 Reads ``contrib/models/*/README.md`` of github.com/aws-neuron/neuronx-distributed-inference at one commit of a
 local clone (``--mirror``, also spelled ``--git-dir``; ``fetch`` gives one), parses each with
-``neuron_compat.contributing.nxdi_contrib_readme`` and writes ``registry/configurations/nxdi-contrib.yaml``
+``harvesters.nxdi_contrib_readme`` and writes ``registry/configurations/nxdi-contrib.yaml``
 atomically, with the commit it read. READMEs of models the registry has no family for are listed under
-``not_recorded`` with the reason. Measurements are kept only where the README states the Neuron release.
+``not_recorded`` with the reason (so is a README larger than the read cap). Measurements are kept with the release
+the README states or, failing that, with its Validated / Profiled date ("release not stated").
 
 Usage::
 
@@ -20,15 +21,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import (
-    HarvestError,
+from harvesters.harvest_script import (
     configurations_file,
     git,
     header,
     read_releases,
     run,
+    show,
 )
-from neuron_compat.contributing.nxdi_contrib_readme import REPOSITORY, configuration_entries
+from harvesters.nxdi_contrib_readme import REPOSITORY, configuration_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "configurations" / "nxdi-contrib.yaml"
@@ -39,8 +40,9 @@ DESCRIPTION = (
     "Community-contributed model ports under `contrib/models` of the NxD Inference repository (limited testing, "
     "not official support). Each README's validation part (its `Validated:` date, configuration and test table) "
     "and its device-profiling part (`Instance: ... | Profiled:`) are one configuration each. Most READMEs do not "
-    "state the Neuron release they were measured on: those configurations keep their outcome, and their "
-    "measurements are left out.")
+    "state the Neuron release they were measured on: their measurements are recorded with the part's own date "
+    "(release not stated). A token-matching check the README marks failed, low, partial or N/A qualifies the "
+    "outcome.")
 
 
 def harvest(git_dir: Path, revision: str, releases: list[tuple[str, dt.date]], today: dt.date) -> dict[str, Any]:
@@ -51,10 +53,11 @@ def harvest(git_dir: Path, revision: str, releases: list[tuple[str, dt.date]], t
     for model_path in sorted(listing):
         model_dir = model_path.rsplit("/", 1)[-1]
         readme = f"{model_path}/README.md"
-        try:
-            text = git(git_dir, "show", f"{commit}:{readme}")
-        except HarvestError:
-            not_recorded.append({"path": readme, "reason": "no README.md"})
+        text, why_not_read = show(git_dir, commit, readme)
+        if text is None:
+            reason = "no README.md" if "does not exist" in str(why_not_read) or "exists on disk" in str(
+                why_not_read) else str(why_not_read)
+            not_recorded.append({"path": readme, "reason": reason[:200]})
             continue
         entries, why_not = configuration_entries(model_dir, text, commit, releases)
         configurations.extend(entries)

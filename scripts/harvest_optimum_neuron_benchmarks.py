@@ -4,7 +4,7 @@
 Reads ``benchmark/vllm/{single-instance,data-parallel}/*/`` (``.env`` and ``vllm-results*.csv``) and
 ``docs/source/benchmarks/*.mdx`` of github.com/huggingface/optimum-neuron at one tag of a local mirror
 (``--mirror``; the ``fetch`` tool gives one), parses them with
-``neuron_compat.contributing.optimum_neuron_benchmarks`` and writes
+``harvesters.optimum_neuron_benchmarks`` and writes
 ``registry/configurations/optimum-neuron-benchmarks.yaml`` atomically, with the tag and commit it read.
 
 Usage::
@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import HarvestError, configurations_file, git, header, run
-from neuron_compat.contributing.optimum_neuron_benchmarks import (
+from harvesters.harvest_script import HarvestError, configurations_file, git, header, run
+from harvesters.optimum_neuron_benchmarks import (
     REPOSITORY,
     docs_entries,
     results_entries,
@@ -38,8 +38,8 @@ DESCRIPTION = (
     "(a `.env` with the model and its batch size, sequence length and tensor-parallel size, and guidellm summaries "
     "with one row per load profile; each model and run date is one configuration) and the Inferentia2 benchmark "
     "pages under `docs/source/benchmarks` (one configuration per row of their batch-size table). No page states "
-    "the Neuron release or the optimum-neuron version the results were measured with, so the configurations keep "
-    "their outcome and their measurements are left out (each says how many).")
+    "the Neuron release or the optimum-neuron version the results were measured with: a results file's values are "
+    "recorded with the run's date (release not stated); the docs pages give theirs only as charts.")
 LAYOUTS = ("benchmark/vllm/single-instance", "benchmark/vllm/data-parallel")
 DOCS = "docs/source/benchmarks"
 

@@ -2,7 +2,7 @@
 """Harvest tested configurations from the vLLM Neuron model recipes.
 
 Reads ``vllm-neuron/docs/model-recipes/*.md`` of github.com/aws-neuron/aws-neuron-sdk at one tag of a local mirror
-(``--mirror``; the ``fetch`` tool gives one), parses them with ``neuron_compat.contributing.vllm_neuron_recipes``
+(``--mirror``; the ``fetch`` tool gives one), parses them with ``harvesters.vllm_neuron_recipes``
 and writes ``registry/configurations/vllm-neuron-recipes.yaml`` atomically, with the tag and commit it read.
 
 Usage::
@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from neuron_compat.contributing.harvest_script import configurations_file, git, header, read_releases, run
-from neuron_compat.contributing.vllm_neuron_recipes import RECIPES, REPOSITORY, recipe_entries
+from harvesters.harvest_script import configurations_file, git, header, read_releases, run
+from harvesters.vllm_neuron_recipes import RECIPES, REPOSITORY, recipe_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = REPO_ROOT / "registry" / "configurations" / "vllm-neuron-recipes.yaml"

@@ -120,9 +120,9 @@ def test_a_measured_run_is_appended_in_the_files_own_layout_and_check_lists_it(m
         "metric": "accuracy", "name": "GSM8K", "value": 78.2, "unit": "percent", "phase": None, "percentile": None,
         "approximate": False}
     table = run_cli("check", config, "--registry", measured, "--instance", "trn1.32xlarge", cwd=tmp_path).stdout
-    assert ("meta-llama/Llama-3.1-8B-Instruct | nxd-inference | release 2.22.0 | trn1.32xlarge | TP=8 | bf16 | "
-            "compiled-and-ran") in table
-    assert "measured: throughput 41.5 tokens/s (token-generation); accuracy 78.2 percent" in table
+    assert ("meta-llama/Llama-3.1-8B-Instruct | nxd-inference | release 2.22.0 | trn1.32xlarge | TP=8 | batch ") in table
+    assert "| bf16 | compiled-and-ran" in table
+    assert "measured: throughput 41.5 tokens/s (token-generation); accuracy [GSM8K] 78.2 percent" in table
 
     again = run_cli(*RUN, "--registry", measured, cwd=tmp_path)  # the same run twice
     assert again.returncode == 0 and "already records this run; nothing changed" in again.stdout

@@ -36,6 +36,7 @@ PAGES = {
     "contributing": "contributing/",
     "tested configurations": "configurations/",
     "known issues": "known-issues/",
+    "checkpoint": "checkpoints/meta-llama/Llama-3.1-8B-Instruct/",
     "not found (404)": "404.html",
 }
 """One page of every type the site has; test_every_page_type_of_the_built_site_is_checked keeps this complete."""
@@ -82,6 +83,8 @@ def page_kind(relative: Path) -> str | None:
         return "families index" if len(folders) == 1 else "family"
     if folders[0] == "releases":
         return "releases index" if len(folders) == 1 else "release"
+    if folders[0] == "checkpoints":
+        return "checkpoint"
     return "/".join(folders)
 
 

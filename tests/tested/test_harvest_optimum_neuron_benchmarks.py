@@ -7,9 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from neuron_compat.contract.tested_configurations import ConfigurationsFile
-from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
-from neuron_compat.contributing.optimum_neuron_benchmarks import (
+from harvesters.optimum_neuron_benchmarks import (
     compose_degrees,
     docs_entries,
     parse_env,
@@ -17,6 +15,9 @@ from neuron_compat.contributing.optimum_neuron_benchmarks import (
     results_entries,
     tp_requirements,
 )
+
+from neuron_compat.contract.tested_configurations import ConfigurationsFile
+from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
 
 FIXTURES = Path(__file__).parent / "fixtures" / "optimum_neuron"
 COMMIT = "abf5985828e56167ab2e48c4d5e14a83e40b6370"
@@ -39,13 +40,29 @@ def test_results_rows_are_runs_with_their_measurements() -> None:
     assert [(run.model_key, run.date) for run in runs] == [
         ("Qwen_Qwen3-30B-A3B-Instruct-2507", dt.date(2025, 9, 24))]
     measurements = runs[0].measurements
-    assert len(measurements) == 12  # three load profiles x four columns with a metric
-    assert measurements[1] == {"metric": "ttft", "name": "time to first token, synchronous",
+    assert len(measurements) == 15  # three load profiles x five numeric columns
+    assert measurements[2] == {"metric": "ttft", "name": "time to first token, synchronous",
                                "value": 2404.546, "unit": "ms"}
-    assert {m["metric"] for m in measurements} == {"throughput", "ttft", "tpot"}
+    assert {m["metric"] for m in measurements} == {"throughput", "ttft", "tpot", "latency"}
+    assert {m["phase"] for m in measurements if m["metric"] == "latency"} == {"end-to-end"}
 
 
-def test_single_instance_run_keeps_outcome_and_drops_measurements() -> None:
+def test_hostile_results_and_compose_files_are_not_read_as_numbers() -> None:
+    text = _read("qwen3-30B-A3B-vllm-results.csv")
+    assert parse_results(text.replace("2025-09-24", "2026-02-30", 1))[0].date is None  # an impossible date
+    assert parse_results(text.replace("2025-09-24", "2999-09-24"))[0].date is None  # a future date
+    header, first, *rest = text.splitlines()
+    oversized = "\n".join([header, first + ',"' + "x" * 200_000 + '"', *rest])
+    assert parse_results(oversized) == []  # an oversized field: nothing read, no csv.Error
+    arabic = first.split(",")
+    arabic[3] = "\u0663"  # ARABIC-INDIC DIGIT THREE
+    assert all(m["value"] != 3 for m in parse_results("\n".join([header, ",".join(arabic)]))[0].measurements)
+    assert compose_degrees("- a list\n- not a mapping\n") == (None, None)
+    assert compose_degrees("services: [1, 2]\n") == (None, None)
+    assert compose_degrees("services: {a: {environment: {SM_ON_TENSOR_PARALLEL_SIZE: 8}}}\n") == (8, 1)
+
+
+def test_single_instance_run_keeps_its_measurements_with_the_run_date() -> None:
     entries, skipped = results_entries(
         "qwen3-30B-A3B", _read("qwen3-30B-A3B.env"), "benchmark/vllm/single-instance/qwen3-30B-A3B/vllm-results.csv",
         _read("qwen3-30B-A3B-vllm-results.csv"), COMMIT, tp_requirements(_read("single-instance-README.md")))
@@ -55,11 +72,10 @@ def test_single_instance_run_keeps_outcome_and_drops_measurements() -> None:
     assert entry["family"] == "qwen3_moe" and entry["hub_id"] == "Qwen/Qwen3-30B-A3B-Instruct-2507"
     assert entry["instance"] == "trn1.32xlarge" and entry["parallelism"] == {"tensor": 32}
     assert entry["batch_size"] == 8 and entry["sequence_length"] == 4096
-    assert entry["release"] is None and "measurements" not in entry
+    assert entry["release"] is None and len(entry["measurements"]) == 15
     assert entry["outcome"] == "compiled-and-ran" and entry["validated"] == dt.date(2025, 9, 24)
-    assert "12 measured value(s)" in entry["notes"][-1]
     assert entry["source"]["url"] == (f"https://github.com/huggingface/optimum-neuron/blob/{COMMIT}/"
-                                      "benchmark/vllm/single-instance/qwen3-30B-A3B/vllm-results.csv")
+                                      "benchmark/vllm/single-instance/qwen3-30B-A3B/vllm-results.csv#L2")
     Configuration.model_validate(entry)
 
 

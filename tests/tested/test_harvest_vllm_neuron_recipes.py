@@ -7,8 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from harvesters.vllm_neuron_recipes import parse_scores, percent, recipe_entries
+
 from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
-from neuron_compat.contributing.vllm_neuron_recipes import parse_scores, percent, recipe_entries
 
 FIXTURES = Path(__file__).parent / "fixtures" / "vllm_recipes"
 COMMIT = "a3247f5b8c305f9b70a19993acb306122e736eec"

@@ -40,22 +40,25 @@ def test_json_names_the_family_configurations_on_the_instance_hardware(
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.2xlarge")
     tested = json.loads(out)["tested_configurations"]
     assert tested["matched_by"] == "family" and tested["hardware"] == "trn1"
-    assert [c["id"] for c in tested["configurations"]] == ["llama-8b-trn1"]  # same hardware, not inf2
-    assert tested["configurations"][0]["measurements"][0] == {
+    assert tested["configurations"] == [] and tested["total"] == 0  # none on trn1.2xlarge itself
+    assert [c["id"] for c in tested["other_sizes"]] == ["llama-8b-trn1"]  # other trn1 sizes, not inf2
+    assert tested["other_sizes"][0]["measurements"][0] == {
         "metric": "throughput", "name": None, "value": 41.5, "unit": "tokens/s", "phase": "token-generation",
         "percentile": None,
         "approximate": False}
     _, out = _check(capsys, registry, tmp_path, "--json")
     assert json.loads(out)["tested_configurations"]["total"] == 2
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn2.48xlarge")
-    assert json.loads(out)["tested_configurations"] == {"matched_by": None, "instance": "trn2.48xlarge",
-                                                        "hardware": "trn2", "total": 0, "configurations": []}
+    assert json.loads(out)["tested_configurations"] == {
+        "matched_by": None, "instance": "trn2.48xlarge", "hardware": "trn2", "total": 0, "configurations": [],
+        "other_sizes_total": 0, "other_sizes": [], "compile_time": [], "checkpoint_page": None}
 
 
 def test_table_lists_them_next_to_the_fit(registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out = _check(capsys, registry, tmp_path, "--instance", "inf2.48xlarge")
-    assert "Tested configurations on inf2.48xlarge (inf2), of its family (none of this checkpoint): 1" in out
+    assert "Tested configurations on inf2.48xlarge, of its family (none of this checkpoint): 1" in out
     assert "meta-llama/Llama-3.1-8B-Instruct | optimum-neuron | release 2.21.0 | inf2.48xlarge | TP=24" in out
+    assert "| batch " in out and "| seq len " in out
     assert out.index("Fit (an estimate)") < out.index("Tested configurations") < out.index("Result:")
 
 
@@ -65,3 +68,26 @@ def test_json_schema_describes_them(registry: Path, tmp_path: Path, capsys: pyte
     assert "tested_configurations" in schema["required"]
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.32xlarge")
     jsonschema.validate(json.loads(out), schema)
+
+
+def test_a_llama_31_8b_config_lists_measured_throughput_from_the_real_registry(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The committed registry: a config.json naming meta-llama/Llama-3.1-8B-Instruct gets its checkpoint page and
+    the throughput Optimum Neuron's results file measured (release not stated, with its run date)."""
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({**CONFIG, "_name_or_path": "meta-llama/Llama-3.1-8B-Instruct"}), encoding="utf-8")
+    assert main(["check", str(config), "--registry", str(ROOT / "registry")]) in (0, 3)
+    out = capsys.readouterr().out
+    assert "Checkpoint page: checkpoints/meta-llama/Llama-3.1-8B-Instruct/" in out
+    assert "Tested configurations, of this checkpoint:" in out
+    measured = next(line for line in out.splitlines() if line.strip().startswith("measured: throughput"))
+    assert "tokens/s" in measured and "(release not stated; measured by 2025-10-16)" in measured
+    assert "| TP=4 | batch 32 | seq len 4096 |" in out
+
+
+def test_instance_lists_its_own_runs_and_other_sizes_under_their_own_heading(
+        registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = _check(capsys, registry, tmp_path, "--instance", "trn1.2xlarge")
+    assert "Tested configurations on trn1.2xlarge, of its family (none of this checkpoint): 0" in out
+    assert "On other sizes of trn1 (not trn1.2xlarge): 1" in out
+    assert out.index("On other sizes") < out.index("trn1.32xlarge |")

@@ -1,13 +1,13 @@
-"""The NxD Inference contrib README harvester on a fixture README: what it reads, what `None` means, and that
-measurements without a stated release are dropped (with a note) while the outcome stays."""
+"""The NxD Inference contrib README harvester on a fixture README: what it reads, what `None` means, that
+measurements without a stated release are kept with the part's date (and dropped, with a note, where the date is not
+a real one), and that a token-matching check marked partial or failed qualifies the outcome."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
 
-from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
-from neuron_compat.contributing.nxdi_contrib_readme import (
+from harvesters.nxdi_contrib_readme import (
     FAMILY_BY_MODEL_DIR,
     STACK_BY_MODEL_DIR,
     WHY_NOT_MAPPED,
@@ -15,6 +15,8 @@ from neuron_compat.contributing.nxdi_contrib_readme import (
     parse_configuration,
     release_for,
 )
+
+from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
 
 README = (Path(__file__).parent / "fixtures" / "contrib_readme.md").read_text(encoding="utf-8")
 RELEASES = [("2.27.0", dt.date(2025, 12, 19)), ("2.27.1", dt.date(2026, 1, 14)),
@@ -34,6 +36,8 @@ def test_none_is_unknown_not_zero() -> None:
     assert parse_configuration("batch_size=1, seq_len=128, tp_degree=2, bf16") == {
         "batch_size": 1, "sequence_length": 128, "tensor": 2, "dtype": "bf16"}
     assert parse_configuration("TP=0, batch_size=-1, seq_len=abc, float16") == {"dtype": "fp16"}
+    # digits of another script are not numbers here: superscript two, Arabic-Indic three, 1e308
+    assert parse_configuration("TP=\u00b2, batch_size=\u0663, seq_len=1e308") == {}
 
 
 def test_release_from_sdk_words() -> None:
@@ -63,15 +67,33 @@ def test_validation_part_with_its_release_keeps_measurements() -> None:
     Configuration.model_validate(validated)
 
 
-def test_profiling_part_without_a_release_drops_measurements_and_says_so() -> None:
+def test_profiling_part_without_a_release_keeps_measurements_with_its_date() -> None:
     profiled = _entries()[1]
     assert profiled["instance"] == "trn1.32xlarge" and profiled["validated"] == dt.date(2026, 3, 18)
     assert profiled["release"] is None and profiled["batch_size"] == 1
     assert profiled["outcome"] == "compiled-and-ran"
-    assert "measurements" not in profiled
-    assert profiled["notes"] == ["The README gives 6 measured value(s) here but not the Neuron release they were "
-                                 "measured on, so none is recorded."]
+    assert {m["metric"] for m in profiled["measurements"]} == {"mfu", "mbu", "throughput", "compile-time"}
+    assert {"metric": "compile-time", "value": 359.84, "unit": "s"} in profiled["measurements"]
+    assert "notes" not in profiled
     Configuration.model_validate(profiled)
+
+
+def test_an_accuracy_check_marked_partial_qualifies_every_part() -> None:
+    assert {entry["outcome_qualifier"] for entry in _entries()} == {"accuracy check partial: 84.7% token match"}
+    failed = README.replace("⚠️ PARTIAL | **84.7% match**", "❌ FAIL | **0% match** (needs work)")
+    entries, _ = configuration_entries("Example-7B", failed, COMMIT, RELEASES)
+    assert entries[0]["outcome"] == "compiled-and-ran"
+    assert entries[0]["outcome_qualifier"] == "accuracy check failed: 0% token match"
+
+
+def test_an_impossible_or_future_date_drops_the_measurements_not_the_harvest() -> None:
+    FAMILY_BY_MODEL_DIR.setdefault("Example-7B", "llama")
+    for day in ("2026-02-30", "2999-01-01"):
+        text = README.replace("**Profiled:** 2026-03-18", f"**Profiled:** {day}")
+        profiled = configuration_entries("Example-7B", text, COMMIT, RELEASES)[0][1]
+        assert profiled["validated"] is None and "measurements" not in profiled
+        assert "neither the Neuron release nor a real date" in profiled["notes"][0]
+        Configuration.model_validate(profiled)
 
 
 def test_unmapped_and_untemplated_readmes_are_not_recorded() -> None:

@@ -12,11 +12,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from harvesters.harvest_script import render
+from harvesters.neuron_performance_pages import Context, read_page, table_entries
 
 from neuron_compat.contract.tested_configurations import ConfigurationsFile
 from neuron_compat.contract.tested_configurations import TestedConfiguration as Configuration
-from neuron_compat.contributing.harvest_script import render
-from neuron_compat.contributing.neuron_performance_pages import Context, read_page, table_entries
 from neuron_compat.rules.validation import validate_registry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -91,13 +91,40 @@ def test_a_unit_that_does_not_fit_the_metric_is_refused(registry: Path) -> None:
                for p in problems), problems
 
 
-def test_measurements_without_a_release_are_refused_with_a_hint(registry: Path) -> None:
-    text = GOOD.replace('release: "2.21.0"', "release: null")
+def test_measurements_need_a_release_or_a_date(registry: Path) -> None:
+    dated = GOOD.replace('release: "2.21.0"', "release: null")
+    assert not any("configurations[0]" in p for p in _problems(registry, dated))  # release not stated, date given
+    text = dated.replace("validated: 2026-11-02", "validated: null")
     problems = _problems(registry, text)
     assert any(f"reported.yaml:{_line(text, '- id: llama')}:" in p and "measurements need the Neuron release" in p
-               and "(set release to the release the source names" in p for p in problems), problems
-    without = text.split("    measurements:")[0] + "    validated: 2026-11-02\n" + text.split("validated: 2026-11-02\n")[1]
+               and "or validated to the date it gives" in p for p in problems), problems
+    without = text.split("    measurements:")[0] + "    validated: null\n" + text.split("validated: null\n")[1]
     assert not any("configurations[0]" in p and "release" in p for p in _problems(registry, without))
+
+
+@pytest.mark.parametrize("day", ["2999-01-01", "0001-01-01"])
+def test_a_date_in_the_future_or_before_neuron_is_refused(registry: Path, day: str) -> None:
+    problems = _problems(registry, GOOD.replace("validated: 2026-11-02", f"validated: {day}"))
+    assert any("reported.yaml:" in p and "lies in the future or before Neuron existed" in p for p in problems), problems
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("value: 41.5", "value: -41.5", "cannot be negative"),
+    ("value: 41.5", "value: .nan", "finite"),
+    ("hub_id: meta-llama/Llama-3.1-8B-Instruct", "hub_id: meta-llama/Llama 3.1", "hub_id"),
+])
+def test_bad_values_and_hub_ids_are_located(registry: Path, old: str, new: str, said: str) -> None:
+    problems = _problems(registry, GOOD.replace(old, new))
+    assert any("reported.yaml:" in p and said in p for p in problems), problems
+
+
+def test_the_same_run_twice_is_refused_naming_both(registry: Path) -> None:
+    second = GOOD.split("configurations:\n")[1].replace("id: llama-trn1-report", "id: llama-trn1-again")
+    problems = _problems(registry, GOOD + second)
+    assert any("configurations[1]" in p and "the same run as configurations[0] (llama-trn1-report)" in p
+               for p in problems), problems
+    other = second.replace("batch_size: 1", "batch_size: 2")
+    assert not any("the same run" in p for p in _problems(registry, GOOD + other))
 
 
 def test_accuracy_needs_its_name_and_values_are_finite(registry: Path) -> None:

@@ -41,9 +41,10 @@
       return true;
     }
 
-    function cell(tr, text) {
+    function cell(tr, text, label) {
       var td = document.createElement("td");
       td.textContent = text === null || text === undefined ? "–" : String(text);
+      td.setAttribute("data-label", label);
       tr.appendChild(td);
       return td;
     }
@@ -71,25 +72,44 @@
       rows.forEach(function (row) {
         var tr = document.createElement("tr");
         tr.setAttribute("data-nc-id", row.id);
-        link(cell(tr, ""), siteRoot + row.family_url, row.family_name);
-        cell(tr, row.checkpoint);
-        cell(tr, row.stack + (row.stack_version ? " " + row.stack_version : ""));
-        cell(tr, row.release === null ? "not stated" : row.release);
-        cell(tr, row.instance === null ? "not stated" : row.instance);
-        cell(tr, row.tp);
-        cell(tr, row.batch_size);
-        cell(tr, row.sequence_length);
-        cell(tr, row.dtype);
-        cell(tr, row.outcome);
+        link(cell(tr, "", "Family"), siteRoot + row.family_url, row.family_name);
+        var checkpoint = cell(tr, row.checkpoint, "Checkpoint");
+        if (row.checkpoint_url) link(checkpoint, siteRoot + row.checkpoint_url, row.checkpoint);
+        cell(tr, row.stack + (row.stack_version ? " " + row.stack_version : ""), "Stack");
+        cell(tr, row.release === null ? "release not stated" + (row.derived_release ?
+          " (current then: " + row.derived_release + ", derived from the date)" : "") : row.release, "Release");
+        cell(tr, row.instance === null ? "not stated" : row.instance, "Instance");
+        var layout = [["TP", row.tp], ["PP", row.pp], ["EP", row.ep], ["DP", row.dp], ["LNC", row.lnc]]
+          .filter(function (p) { return p[1]; }).map(function (p) { return p[0] + "=" + p[1]; }).join(" ");
+        cell(tr, layout || null, "Parallelism");
+        cell(tr, row.batch_size, "Batch");
+        cell(tr, row.sequence_length, "Seq len");
+        cell(tr, row.dtype, "Dtype");
+        cell(tr, row.outcome + (row.outcome_qualifier ? " (" + row.outcome_qualifier + ")" : ""), "Outcome");
         data.metrics.forEach(function (metric) {
           var cells = row.measured[metric.id] || [];
-          var td = cell(tr, cells.length ? cells.map(function (c) { return c.text; }).join("; ") : null);
+          var td = cell(tr, cells.length ? cells.map(function (c) { return c.text; }).join("; ") : null, metric.label);
           td.setAttribute("data-nc-metric", metric.id);
+          if (!cells.length) td.className = "nc-cfg-empty";
         });
-        cell(tr, row.validated);
-        var source = cell(tr, "");
+        cell(tr, row.validated, "Validated");
+        var source = cell(tr, "", "Source");
         if (/^https:\/\//.test(row.source_url)) link(source, row.source_url, row.evidence);
         else source.textContent = row.evidence;
+        if (row.notes && row.notes.length) {
+          var notes = cell(tr, "", "Notes");
+          var details = document.createElement("details");
+          var summary = document.createElement("summary");
+          summary.textContent = row.notes.length + " note" + (row.notes.length === 1 ? "" : "s");
+          details.appendChild(summary);
+          row.notes.forEach(function (text) {
+            var p = document.createElement("p");
+            p.textContent = text;
+            details.appendChild(p);
+          });
+          notes.textContent = "";
+          notes.appendChild(details);
+        }
         body.appendChild(tr);
       });
       if (countEl) countEl.textContent = String(rows.length);

@@ -35,6 +35,12 @@ def _same(left: object, right: str) -> bool:
     return isinstance(left, str) and left.casefold() == right.casefold()
 
 
+def _order(c: dict[str, Any]) -> tuple[bool, bool, str, str, str]:
+    """Measured runs first, those at a stated release before the rest, then by instance, date and id."""
+    return (not c.get("measurements"), c.get("release") is None, str(c.get("instance") or ""),
+            str(c.get("validated") or ""), str(c.get("id")))
+
+
 def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str | None, instance: str | None = None,
                stack: str | None = None) -> dict[str, Any]:
     """{matched_by, instance, hardware, total, configurations}: the configurations of `checkpoint` (by Hub id or as
@@ -51,17 +57,60 @@ def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str |
         chosen = [c for c in candidates if c.get("family") == family]
         matched_by = "family" if chosen else None
     hardware = None
+    other_sizes: list[dict[str, Any]] = []
     if instance:
         by_instance = instance_hardware(registry)
         hardware = by_instance.get(instance)
-        chosen = [c for c in chosen if c.get("instance") == instance
-                  or (hardware is not None and by_instance.get(str(c.get("instance"))) == hardware)]
-        if not chosen:
+        other_sizes = [c for c in chosen if c.get("instance") != instance
+                       and hardware is not None and by_instance.get(str(c.get("instance"))) == hardware]
+        chosen = [c for c in chosen if c.get("instance") == instance]
+        if not chosen and not other_sizes:
             matched_by = None
-    chosen.sort(key=lambda c: (c.get("instance") != instance, c.get("release") is None,
-                               str(c.get("validated") or ""), str(c.get("id"))))
+    chosen.sort(key=_order)
+    other_sizes.sort(key=_order)
     return {"matched_by": matched_by, "instance": instance, "hardware": hardware, "total": len(chosen),
-            "configurations": chosen[:SHOWN_LIMIT]}
+            "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(other_sizes),
+            "other_sizes": other_sizes[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen + other_sizes),
+            "checkpoint_page": checkpoint_page(checkpoint) if checkpoint and has_page(registry, checkpoint) else None}
+
+
+def has_page(registry: CompiledRegistry, hub_id: str) -> bool:
+    """The site has a page for this checkpoint: a tested configuration or a family names it as its Hub id."""
+    if any(_same(c.get("hub_id"), hub_id) for c in all_configurations(registry)):
+        return True
+    return any(_same(example, hub_id) for family in registry.document.get("families") or []
+               if isinstance(family, dict) for example in family.get("examples") or [])
+
+
+def checkpoint_page(hub_id: str) -> str:
+    """The site path of a checkpoint's page: checkpoints/<org>/<name>/ (as site.pages.checkpoints writes it)."""
+    return f"checkpoints/{hub_id}/"
+
+
+def named_checkpoint(config: dict[str, Any]) -> str | None:
+    """The Hub id a local config.json names itself by (`_name_or_path`), when it is one."""
+    from neuron_compat.contract.hub_ids import is_valid_repo_id
+
+    named = config.get("_name_or_path")
+    return named if isinstance(named, str) and "/" in named and is_valid_repo_id(named) else None
+
+
+def compile_time_summary(configurations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per instance: the median compile time in seconds over the configurations that measured one, and n."""
+    by_instance: dict[str, list[float]] = {}
+    for c in configurations:
+        for m in c.get("measurements") or []:
+            if isinstance(m, dict) and m.get("metric") == "compile-time" and isinstance(m.get("value"), (int, float)):
+                seconds = float(m["value"]) * (60.0 if m.get("unit") == "min" else 1.0)
+                by_instance.setdefault(str(c.get("instance") or "instance not stated"), []).append(seconds)
+    summary = []
+    for name, values in sorted(by_instance.items()):
+        ordered = sorted(values)
+        middle = len(ordered) // 2
+        median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        summary.append({"instance": name, "median_s": round(median, 2), "n": len(ordered),
+                        "min_s": ordered[0], "max_s": ordered[-1]})
+    return summary
 
 
 def json_schema() -> dict[str, Any]:
@@ -81,6 +130,17 @@ def json_schema() -> dict[str, Any]:
             "hardware": {"type": ["string", "null"], "description": "Its hardware; configurations on it are listed."},
             "total": {"type": "integer", "minimum": 0, "description": f"How many matched (at most {SHOWN_LIMIT} listed)."},
             "configurations": {"type": "array", "items": item},
+            "other_sizes_total": {"type": "integer", "minimum": 0,
+                                  "description": "With --instance: how many ran on other sizes of its hardware."},
+            "other_sizes": {"type": "array", "items": item,
+                            "description": "With --instance: runs on other sizes of the same hardware generation."},
+            "compile_time": {"type": "array", "description": "Median compile time per instance (seconds) and n.",
+                             "items": {"type": "object", "properties": {
+                                 "instance": {"type": "string"}, "median_s": {"type": "number"},
+                                 "n": {"type": "integer"}, "min_s": {"type": "number"},
+                                 "max_s": {"type": "number"}}}},
+            "checkpoint_page": {"type": ["string", "null"],
+                                "description": "The site path of the checkpoint's page, when it has one."},
         },
         "required": ["matched_by", "instance", "hardware", "total", "configurations"],
     }

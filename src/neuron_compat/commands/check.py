@@ -130,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error), EXIT_PROBLEMS)
 
     document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
-    tested = _tested(registry, verdict, checkpoint, args.instance, args.stack)
+    from neuron_compat.check.tested_lookup import named_checkpoint
+
+    tested = _tested(registry, verdict, checkpoint or named_checkpoint(data), args.instance, args.stack)
     sys.stdout.write(_output(args.json, document, verdict, source, registry, origin, tested))
     return EXIT_FOR_STATUS[verdict.status]
 

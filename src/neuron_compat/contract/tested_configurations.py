@@ -1,14 +1,17 @@
 """The contract of tested configurations: a checkpoint run on one instance with one stack, release and
 parallelism, what came of it and what was measured, with the source that says so.
 
-A measured result is data only with its configuration, its unit, the Neuron release it was measured on and
-its source: a configuration whose release is unknown (null) may record its outcome, never a measurement.
+A measured result is data only with its configuration, its unit, its source and when it was measured: the Neuron
+release it was measured on or, where the source states no release, the date the source validated or published it
+(`validated`); pages show such a number with "release not stated". A configuration with neither records its
+outcome, never a measurement.
 Files: registry/configurations/<source>.yaml, one per harvested source (written by a script under scripts/
 that records the commit or tag it read), plus the hand-edited registry/configurations/reported.yaml.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 from enum import StrEnum
@@ -140,6 +143,9 @@ def _refuse_boolean(value: Any) -> Any:
 MeasuredNumber = Annotated[float, BeforeValidator(_refuse_boolean), Field(strict=True)]
 """A measured number: an integer or a decimal as YAML reads it; text (`"90"`, `1:30`) and booleans are refused."""
 
+EARLIEST_VALIDATED = dt.date(2019, 1, 1)
+"""No Neuron run predates this (Inferentia launched in December 2019)."""
+
 
 class Measurement(Model):
     """One measured number: a metric of a closed vocabulary, its value, its unit and the phase it covers."""
@@ -220,19 +226,27 @@ class TestedConfiguration(Model):
     dtype: Dtype | None = Field(default=None, description="The weights' dtype (null: not stated).")
     quantization: Quantization | None = Field(default=None, description="Quantization used, if any.")
     outcome: Outcome = Field(description="What came of the run.")
+    outcome_qualifier: PlainText | None = Field(
+        default=None, description="What the outcome alone hides, shown next to it: an accuracy check that failed or "
+        "scored low (e.g. 'accuracy check failed: 0% token match').")
     measurements: list[Measurement] = Field(
-        default_factory=list, description="What was measured; refused when `release` is null.")
-    validated: Date | None = Field(description="When the run was validated or profiled, per the source.")
+        default_factory=list, description="What was measured; refused when both `release` and `validated` are null.")
+    validated: Date | None = Field(description="When the run was validated or profiled (or, failing that, when the "
+                                   "source published it), per the source; never in the future.")
     source: ConfigurationSource = Field(description="Where it is written.")
     evidence: EvidenceKind = Field(description="What kind of evidence the source is.")
     notes: list[Markdown] = Field(default_factory=list, description="What a reader should know (what was left out).")
 
     @model_validator(mode="after")
     def _measured_only_at_a_release(self) -> TestedConfiguration:
-        if self.measurements and self.release is None:
+        if self.measurements and self.release is None and self.validated is None:
             raise ValueError(
-                "measurements need the Neuron release they were measured on, and `release` is null "
-                "(hint: set release to the release the source names, or drop the measurements and keep the outcome)")
+                "measurements need the Neuron release they were measured on or the date the source validated "
+                "them, and both `release` and `validated` are null (hint: set release to the release the source "
+                "names, or validated to the date it gives, or drop the measurements and keep the outcome)")
+        if self.validated is not None and not EARLIEST_VALIDATED <= self.validated <= dt.date.today():
+            raise ValueError(f"validated {self.validated.isoformat()} lies in the future or before Neuron existed "
+                             f"(hint: a date between {EARLIEST_VALIDATED.isoformat()} and today)")
         if not _PINNED.match(self.source.url):
             raise ValueError(
                 f"source.url {self.source.url[:80]!r} names no commit or tag (hint: link the file at a commit, "

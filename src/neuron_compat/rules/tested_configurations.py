@@ -1,4 +1,5 @@
-"""Tested configurations name what exists: their family, stack, stack version, release and instance; ids are unique."""
+"""Tested configurations name what exists: their family, stack, stack version, release and instance; ids are unique;
+no run is recorded twice (same source, checkpoint, instance, parallelism, batch and sequence length)."""
 
 from __future__ import annotations
 
@@ -81,10 +82,16 @@ def _date_findings(key: FileKey, where: tuple[str | int, ...], value: dt.date | 
         yield Finding(key, where, f"{what} {value.isoformat()} is before {EARLIEST_DATE.year}, earlier than any "
                       "Neuron hardware", "write the date the source gives")
 
+def run_key(configuration: TestedConfiguration) -> tuple[object, ...]:
+    """What makes two configurations the same run: source, checkpoint, instance, parallelism, batch, sequence length."""
+    return (configuration.source.url, configuration.checkpoint.casefold(), configuration.instance,
+            configuration.parallelism.model_dump_json(), configuration.batch_size, configuration.sequence_length)
+
 
 def check(registry: Registry) -> Iterator[Finding]:
     instances = instance_names(registry)
     seen: dict[str, str] = {}
+    runs: dict[tuple[object, ...], str] = {}
     for configurations in registry.configuration_files:
         key = configurations_key(configurations.source)
         if configurations.harvest is not None:
@@ -97,6 +104,11 @@ def check(registry: Registry) -> Iterator[Finding]:
                               f"(first at {first})", "give each configuration its own id")
             else:
                 seen[configuration.id] = f"{key} configurations[{index}]"
+            same = runs.setdefault(run_key(configuration), f"configurations[{index}] ({configuration.id})")
+            if not same.startswith(f"configurations[{index}] "):
+                yield Finding(key, where, f"configuration '{configuration.id}' is the same run as {same}: same "
+                              "source, checkpoint, instance, parallelism, batch size and sequence length",
+                              "merge them into one configuration with the measurements of both")
             yield from _configuration_findings(registry, key, where, configuration, instances)
 
 

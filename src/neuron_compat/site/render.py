@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site.pages import (
     api,
+    checkpoints,
     configurations,
     contributing,
     coverage,
@@ -55,6 +56,7 @@ def render_site(registry: Registry, hub_snapshots: list[HubSnapshot] | None = No
     site.add(matrix.render(registry))
     site.add(configurations.render(registry))
     site.add(known_issues.render(registry))
+    site.add(checkpoints.render(registry))
     all_changes = releases.all_release_changes(registry)  # drawn once for the release pages and their feed
     site.add(releases.render(registry, all_changes))
     site.add(release_feed.render(registry, all_changes))

@@ -58,16 +58,28 @@ def configuration_rows(registry: Registry, family_id: str | None = None) -> list
             rows.append({
                 "id": c.id, "family": c.family, "family_name": family.name if family else c.family,
                 "family_url": urls.family_url(c.family), "checkpoint": c.checkpoint, "hub_id": c.hub_id,
+                "checkpoint_url": f"checkpoints/{c.hub_id}/" if c.hub_id and family else None,
                 "stack": c.stack, "stack_version": c.stack_version, "release": c.release,
                 "release_stated": c.release_stated, "instance": c.instance, "tp": p.tensor, "pp": p.pipeline,
                 "ep": p.expert, "dp": p.data, "lnc": p.logical_neuron_cores, "batch_size": c.batch_size,
                 "sequence_length": c.sequence_length, "dtype": c.dtype, "quantization": c.quantization,
-                "outcome": c.outcome, "validated": c.validated.isoformat() if c.validated else None,
+                "outcome": c.outcome, "outcome_qualifier": c.outcome_qualifier,
+                "derived_release": derived_release(registry, c.validated) if c.release is None else None,
+                "validated": c.validated.isoformat() if c.validated else None,
                 "source_url": c.source.url, "source_title": c.source.title, "evidence": c.evidence,
                 "source_file": file.source, "measured": _measured(c), "notes": list(c.notes),
             })
     rows.sort(key=lambda r: (r["family"], r["checkpoint"].casefold(), r["id"]))
     return rows
+
+
+def derived_release(registry: Registry, day: Any) -> str | None:
+    """The release current on `day` (the newest released on or before it), when `day` falls in one release's
+    lifetime: shown labelled as derived, never as the release it was measured on."""
+    if day is None:
+        return None
+    current = [r for r in registry.releases if r.date <= day]
+    return max(current, key=lambda r: r.date).version if current else None
 
 
 def metric_columns() -> list[dict[str, str]]:
@@ -79,3 +91,13 @@ def family_issues(registry: Registry, family_id: str) -> list[KnownIssue]:
     if registry.known_issues is None:
         return []
     return [issue for issue in registry.known_issues.issues if family_id in issue.families]
+
+
+def compile_time_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per instance: median compile time (s) with n, over the rows that measured one (the same summary `check`
+    prints)."""
+    from neuron_compat.check.tested_lookup import compile_time_summary as summarise
+
+    return summarise([{"instance": r["instance"], "measurements": [
+        {"metric": "compile-time", "value": c["value"], "unit": c["unit"]} for c in r["measured"].get("compile-time", [])]}
+        for r in rows])

@@ -26,7 +26,7 @@ from neuron_compat.site.support import (
     search_terms,
     statement_groups,
 )
-from neuron_compat.site.tested_data import configuration_rows, family_issues
+from neuron_compat.site.tested_data import compile_time_summary, configuration_rows, family_issues
 from neuron_compat.views.answer import best, family_answers
 from neuron_compat.views.recommendation import Recommendation
 
@@ -66,17 +66,13 @@ def family_links(registry: Registry, family: Family, from_url: str) -> dict[str,
     }
 
 
-def family_page(registry: Registry, family: Family, view: ReleaseView, freshness: Freshness | None = None,
-                today: CurrentView | None = None, found: list[Recommendation] | None = None) -> str:
-    url = urls.family_url(family.id)
-    links = family_links(registry, family, url)
+def support_overview(registry: Registry, family: Family, today: CurrentView | None = None) -> list[OverviewRow]:
+    """The answer per stack, workload and hardware today (each stack at its current release, views.answer's pairing):
+    the family page's support overview and each checkpoint page's (one place, so both say the same)."""
     release = registry.newest_release
-    freshness = freshness or Freshness.of(registry)
-    groups = statement_groups(registry, family)
     today = today or CurrentView(registry)
-    found = found if found is not None else family_answers(registry, family)
     rows = []
-    for group in groups:  # each stack read today: at its current release (views.answer's pairing)
+    for group in statement_groups(registry, family):
         at = today.release_of[group.stack.id]
         current = [h for h in today.held(family) if h.statement.stack == group.stack.id
                    and str(h.statement.workload) == group.workload]
@@ -87,6 +83,19 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
             group.stack, group.workload, group.anchor, best_status(current),
             sorted({str(hw) for h in current for hw in h.hardware}), _history(group), "; ".join(reasons),
         ))
+    return rows
+
+
+def family_page(registry: Registry, family: Family, view: ReleaseView, freshness: Freshness | None = None,
+                today: CurrentView | None = None, found: list[Recommendation] | None = None) -> str:
+    url = urls.family_url(family.id)
+    links = family_links(registry, family, url)
+    release = registry.newest_release
+    freshness = freshness or Freshness.of(registry)
+    groups = statement_groups(registry, family)
+    today = today or CurrentView(registry)
+    found = found if found is not None else family_answers(registry, family)
+    rows = support_overview(registry, family, today)
     parts = [
         # the <title> as the heading shows it: the theme writes meta titles unescaped, and a title taken
         # from the heading would have `&amp;` in a name decoded
@@ -119,8 +128,12 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
         parts.append(heading(2, f"{group.stack.name} · {group.workload}", group.anchor))
         parts.append(block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness))
     parts.append(heading(2, "Tested configurations", "tested"))
-    parts.append(block("family_tested.html.j2", rows=configuration_rows(registry, family.id),
-                       labels=METRIC_LABELS, all_url=urls.relative_url("configurations/", url)))
+    tested_rows = configuration_rows(registry, family.id)
+    parts.append(block("family_tested.html.j2", rows=tested_rows, labels=METRIC_LABELS,
+                       all_url=urls.relative_url("configurations/", url),
+                       compile_times=compile_time_summary(tested_rows),
+                       checkpoint_urls={r["hub_id"]: urls.relative_url(f"checkpoints/{r['hub_id']}/", url)
+                                        for r in tested_rows if r["hub_id"]}, whose="family"))
     issues = family_issues(registry, family.id)
     if issues:
         parts.append(heading(2, "Known issues", "known-issues"))

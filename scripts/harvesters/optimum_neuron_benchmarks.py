@@ -9,8 +9,9 @@ Two kinds of page at a tag:
 - ``docs/source/benchmarks/*.mdx``: a batch size x sequence length table and a "compiled to use N devices
   corresponding to M cores on the `<instance>`" note; its results are chart images only.
 
-None of these pages states the Neuron release (or the optimum-neuron version) the results were measured with, so
-every configuration keeps its outcome and its measurements are left out, with a note saying how many there were.
+None of these pages states the Neuron release (or the optimum-neuron version) the results were measured with: a
+results file's measurements are recorded with the run's date (from its Date column) and "release not stated"; the
+docs pages give their results as chart images only, so they record configurations and outcomes.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from harvesters.harvest_script import ascii_count, parse_date
 
 REPOSITORY = "https://github.com/huggingface/optimum-neuron"
 STACK = "optimum-neuron"
@@ -60,12 +64,13 @@ _ROW = re.compile(r"^\|(.+)\|\s*$")
 
 CSV_COLUMNS: dict[str, tuple[str, str, str]] = {
     "Requests per Second": ("throughput", "requests/s", "requests per second"),
+    "Request Latency (s)": ("latency", "s", "request latency"),
     "Time-to-first-token (ms)": ("ttft", "ms", "time to first token"),
     "Inter Token Latency (ms)": ("tpot", "ms", "inter-token latency"),
     "Output Token Throughput (t/s)": ("throughput", "tokens/s", "output token throughput"),
 }
 """guidellm summary columns with a metric of the contract (column -> metric, unit, label). 'Request Latency (s)'
-(end to end per request) has no metric in the contract and is not read."""
+is the end-to-end latency of a request."""
 
 
 @dataclass
@@ -75,6 +80,7 @@ class Run:
     model_key: str
     run_id: str
     date: dt.date | None
+    line: int = 0  # the 1-based line of its first row
     measurements: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -89,28 +95,42 @@ def parse_env(text: str) -> dict[str, str]:
 
 
 def _positive(text: str | None) -> int | None:
-    return int(text) if text is not None and text.isdigit() and int(text) >= 1 else None
+    return ascii_count(text)
 
 
 def parse_results(text: str) -> list[Run]:
     """The runs of a guidellm summary CSV, in file order, with every measurement its rows give."""
     runs: dict[tuple[str, str], Run] = {}
-    for row in csv.DictReader(io.StringIO(text)):
+    reader = csv.DictReader(io.StringIO(text))
+    try:
+        rows = [(row, reader.line_num) for row in reader]
+    except csv.Error:  # an oversized field, a NUL byte: not a summary this reader knows
+        return []
+    for row, line in rows:
+        if None in row:  # more cells than the header names
+            row.pop(None)
         model_key, run_id = (row.get("model_id") or "").strip(), (row.get("Date") or "").strip()
         if not model_key or not run_id:
             continue
         date = _RUN_DATE.match(run_id)
         run = runs.setdefault((model_key, run_id), Run(model_key, run_id,
-                                                       dt.date.fromisoformat(date.group(1)) if date else None))
+                                                       parse_date(date.group(1)) if date else None, line))
         profile = (row.get("Input type") or "").strip()
         for column, (metric, unit, label) in CSV_COLUMNS.items():
             raw = (row.get(column) or "").strip()
+            if not raw.isascii() or len(raw) > 40:
+                continue
             try:
                 value = float(raw)
             except ValueError:
                 continue
-            run.measurements.append({"metric": metric, "name": f"{label}, {profile}" if profile else label,
-                                     "value": round(value, 4), "unit": unit})
+            if not math.isfinite(value) or value < 0 or value > 1e12:
+                continue
+            item: dict[str, Any] = {"metric": metric, "name": f"{label}, {profile}" if profile else label,
+                                    "value": round(value, 4), "unit": unit}
+            if metric == "latency":
+                item["phase"] = "end-to-end"
+            run.measurements.append(item)
     return list(runs.values())
 
 
@@ -121,12 +141,19 @@ def tp_requirements(readme: str) -> dict[int, str]:
 
 def compose_degrees(text: str) -> tuple[int | None, int | None]:
     """(tensor degree, number of replicas) of a docker-compose file of vLLM replicas (None when not uniform)."""
-    data = yaml.safe_load(text) or {}
-    services = data.get("services") or {}
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None, None
+    services = data.get("services") if isinstance(data, dict) else None
     degrees: set[str] = set()
     replicas = 0
-    for service in services.values():
-        environment = (service or {}).get("environment") or []
+    for service in (services.values() if isinstance(services, dict) else []):
+        environment = service.get("environment") if isinstance(service, dict) else None
+        if isinstance(environment, dict):
+            environment = [f"{key}={value}" for key, value in environment.items()]
+        if not isinstance(environment, list):
+            continue
         values = dict(str(item).split("=", 1) for item in environment if "=" in str(item))
         if "SM_ON_TENSOR_PARALLEL_SIZE" in values:
             replicas += 1
@@ -144,8 +171,8 @@ def _url(commit: str, path: str) -> str:
 
 
 def _dropped_note(count: int, what: str) -> str:
-    return (f"The {what} gives {count} measured value(s) for this run but states neither the Neuron release nor "
-            "the optimum-neuron version it was measured with, so none is recorded.")
+    return (f"The {what} gives {count} measured value(s) for this run but states neither the Neuron release, "
+            "nor the optimum-neuron version, nor a real date it was measured on, so none is recorded.")
 
 
 def results_entries(directory: str, env_text: str, results_path: str, results_text: str, commit: str,
@@ -202,10 +229,14 @@ def results_entries(directory: str, env_text: str, results_path: str, results_te
         if sequence:
             entry["sequence_length"] = sequence
         entry.update({"outcome": "compiled-and-ran" if run.measurements else "unknown", "validated": run.date,
-                      "source": {"url": _url(commit, results_path),
+                      "source": {"url": _url(commit, results_path) + (f"#L{run.line}" if run.line else ""),
                                  "title": f"Optimum Neuron vLLM benchmark {directory} ({run.run_id})"},
                       "evidence": EVIDENCE})
-        entry_notes = [*notes, _dropped_note(len(run.measurements), "results file")] if run.measurements else notes
+        if run.measurements and run.date is not None:
+            entry["measurements"] = run.measurements
+            entry_notes = notes
+        else:
+            entry_notes = [*notes, _dropped_note(len(run.measurements), "results file")] if run.measurements else notes
         if entry_notes:
             entry["notes"] = list(entry_notes)
         entries.append(entry)
@@ -227,7 +258,7 @@ def docs_entries(page: str, text: str, commit: str) -> tuple[list[dict[str, Any]
     for number, line in enumerate(lines, start=1):
         row = _ROW.match(line.strip())
         cells = [cell.strip() for cell in row.group(1).split("|")] if row else []
-        if len(cells) != 3 or not cells[1].isdigit() or not cells[2].isdigit():
+        if len(cells) != 3 or ascii_count(cells[1]) is None or ascii_count(cells[2]) is None:
             continue
         entries.append({
             "id": f"optimum-neuron-docs-{_slug(cells[0])}", "family": family,

@@ -4,9 +4,10 @@ The READMEs mostly follow one template: a "**Validated:** <date>" line and a "**
 batch_size=.., seq_len=.., <dtype>" line over a test table (smoke test, token matching, TTFT, throughput),
 then a "Device Profiling Metrics" part with its own configuration, "**Instance:** <type> | **Profiled:** <date>",
 MFU / MBU per phase, throughput and compile time. A few state the Neuron release ("**SDK:** Neuron SDK 2.28").
-Each part becomes one configuration. A value the README writes as `None` is unknown, never zero. Parts whose
-Neuron release the README does not state keep their outcome and lose their measurements (a measured result is
-data only with the release it was measured on); the configuration's notes say how many were left out.
+Each part becomes one configuration. A value the README writes as `None` is unknown, never zero. Most parts do not
+state their Neuron release: their measurements are recorded with the part's own date (Validated / Profiled) and
+"release not stated"; a part with neither a release nor a real date keeps its outcome and loses its measurements
+(its notes say how many). A token-matching check the README marks failed or low qualifies the outcome.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harvesters.harvest_script import ascii_count, parse_date
 from neuron_compat.contract.hub_ids import is_valid_repo_id
 
 REPOSITORY = "https://github.com/aws-neuron/neuronx-distributed-inference"
@@ -106,6 +108,7 @@ class Part:
     lnc: int | None = None
     release_stated: str | None = None
     outcome: str = "unknown"
+    qualifier: str | None = None
     measurements: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -149,8 +152,9 @@ def parse_configuration(text: str) -> dict[str, Any]:
             continue
         name = {"tp": "tensor", "tp_degree": "tensor", "batch_size": "batch_size", "seq_len": "sequence_length",
                 "pp": "pipeline", "ep": "expert", "dp": "data", "lnc": "lnc"}.get(key)
-        if name and raw.isdigit() and int(raw) >= 1:
-            settings[name] = int(raw)
+        count = ascii_count(raw, 1024 if name in ("tensor", "pipeline", "expert", "data", "lnc") else 10_000_000)
+        if name and count is not None:
+            settings[name] = count
     return settings
 
 
@@ -161,9 +165,25 @@ def _cells(line: str) -> list[str] | None:
     return [cell.strip() for cell in row.group(1).split("|")]
 
 
-def _test_table(lines: Sequence[str], start: int, end: int) -> tuple[str, list[dict[str, Any]]]:
-    """The outcome and measurements of a validation part's test table."""
+_STATUS_WORDS = (("FAIL", "failed"), ("LOW", "scored low"), ("PARTIAL", "partial"), ("N/A", "marked N/A"),
+                 ("WARN", "flagged"))
+
+
+def _accuracy_qualifier(test: str, status: str, result: str) -> str | None:
+    """'accuracy check failed: 0% token match' for a matching row the README marks FAIL, LOW, PARTIAL or N/A."""
+    upper = status.upper()
+    word = next((said for mark, said in _STATUS_WORDS if mark in upper), None)
+    if word is None:
+        return None
+    value = re.search(r"~?\s*[0-9]+(?:\.[0-9]+)?\s*%", result)
+    what = "logit match" if "logit" in test else "token match"
+    return f"accuracy check {word}: {' '.join(value.group(0).split()) + ' ' if value else ''}{what}"
+
+
+def _test_table(lines: Sequence[str], start: int, end: int) -> tuple[str, list[dict[str, Any]], str | None]:
+    """The outcome, measurements and accuracy qualifier of a validation part's test table."""
     outcome = "unknown"
+    qualifier: str | None = None
     found: list[dict[str, Any]] = []
     for line in lines[start:end]:
         if outcome == "unknown" and _STATUS_RAN.match(line.strip()):
@@ -174,8 +194,9 @@ def _test_table(lines: Sequence[str], start: int, end: int) -> tuple[str, list[d
         test, status, result = cells[0].lower(), cells[1], " | ".join(cells[2:])
         if test.startswith("smoke test"):
             outcome = "compiled-and-ran" if "PASS" in status else "run-failed" if "FAIL" in status else outcome
-        elif "token match" in test:
-            match = _PERCENT_MATCH.search(result)
+        elif "match" in test:
+            qualifier = qualifier or _accuracy_qualifier(test, status, result)
+            match = _PERCENT_MATCH.search(result) if "token match" in test else None
             if match:
                 outcome = "compiled-and-ran" if outcome == "unknown" else outcome
                 label = "teacher-forced" if "teacher" in test else "greedy" if "greedy" in test else None
@@ -192,7 +213,7 @@ def _test_table(lines: Sequence[str], start: int, end: int) -> tuple[str, list[d
             item = _measurement("throughput", match.group(1), "tokens/s", result) if match else None
             if item:
                 found.append(item)
-    return outcome, found
+    return outcome, found, qualifier
 
 
 def _profile_measurements(lines: Sequence[str], start: int, end: int) -> list[dict[str, Any]]:
@@ -251,6 +272,7 @@ def parse_readme(text: str) -> list[Part]:
         if profiled:
             starts.append((index, "profiled", profiled.group(2), profiled.group(1)))
     parts: list[Part] = []
+    qualifier: str | None = None
     for position, (index, kind, date, instance) in enumerate(starts):
         end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
         part = Part(kind=kind, line=index + 1, date=date, instance=instance)
@@ -258,12 +280,15 @@ def parse_readme(text: str) -> list[Part]:
             stop = min(end, index + _VALIDATION_WINDOW)
             heading = next((i for i in range(index + 1, stop) if lines[i].lstrip().startswith("#")), stop)
             _header(lines, index, heading, part)
-            part.outcome, part.measurements = _test_table(lines, index, end)
+            part.outcome, part.measurements, part.qualifier = _test_table(lines, index, end)
+            qualifier = qualifier or part.qualifier
         else:
             _header(lines, max(0, index - 2), index + 1, part)  # its Configuration line sits just above
             part.measurements = _profile_measurements(lines, index, end)
             part.outcome = "compiled-and-ran" if part.measurements else "unknown"
         parts.append(part)
+    for part in parts:  # the port's accuracy check qualifies every run of it the README reports
+        part.qualifier = part.qualifier or qualifier
     return parts
 
 
@@ -296,15 +321,28 @@ def release_for(stated: str | None, validated: str | None, releases: Sequence[tu
     listed = [name for name, _ in releases]
     if version.count(".") == 2:
         return version if version in listed else None
-    if validated is None:
+    day = parse_date(validated)
+    if day is None:
         return None
-    day = dt.date.fromisoformat(validated)
     candidates = [name for name, date in releases if name.startswith(version + ".") and date <= day]
     return candidates[0] if len(candidates) == 1 else None
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _layout(entry: dict[str, Any], part: Part) -> None:
+    """The part's parallelism, batch size, sequence length and dtype, where it states them."""
+    parallelism: dict[str, int] = {name: part.settings[name] for name in ("tensor", "pipeline", "expert", "data")
+                   if name in part.settings}
+    if part.lnc is not None:
+        parallelism["logical_neuron_cores"] = part.lnc
+    if parallelism:
+        entry["parallelism"] = parallelism
+    for key in ("batch_size", "sequence_length", "dtype"):
+        if key in part.settings:
+            entry[key] = part.settings[key]
 
 
 def configuration_entries(model_dir: str, text: str, commit: str,
@@ -319,7 +357,6 @@ def configuration_entries(model_dir: str, text: str, commit: str,
     parts = parse_readme(text)
     if not parts:
         return [], "no 'Validated:' or 'Instance: ... | Profiled:' line in the template's form"
-    path = f"contrib/models/{model_dir}/README.md"
     entries: list[dict[str, Any]] = []
     for part in parts:
         release = release_for(part.release_stated, part.date, releases)
@@ -331,28 +368,22 @@ def configuration_entries(model_dir: str, text: str, commit: str,
         if release is not None and part.release_stated:
             entry["release_stated"] = part.release_stated
         entry["instance"] = part.instance
-        parallelism = {name: part.settings[key] for key, name in
-                       (("tensor", "tensor"), ("pipeline", "pipeline"), ("expert", "expert"), ("data", "data"))
-                       if key in part.settings}
-        if part.lnc is not None:
-            parallelism["logical_neuron_cores"] = part.lnc
-        if parallelism:
-            entry["parallelism"] = parallelism
-        for key in ("batch_size", "sequence_length", "dtype"):
-            if key in part.settings:
-                entry[key] = part.settings[key]
+        _layout(entry, part)
         entry["outcome"] = part.outcome
+        if part.qualifier and part.outcome == "compiled-and-ran":
+            entry["outcome_qualifier"] = part.qualifier
         notes: list[str] = []
-        if release is not None:
+        validated = parse_date(part.date)
+        if release is not None or validated is not None:
             entry["measurements"] = part.measurements
         elif part.measurements:
-            notes.append(f"The README gives {len(part.measurements)} measured value(s) here but not the Neuron "
-                         "release they were measured on, so none is recorded.")
+            notes.append(f"The README gives {len(part.measurements)} measured value(s) here but neither the Neuron "
+                         "release nor a real date they were measured on, so none is recorded.")
         if part.release_stated and release is None:
             notes.append(f"The README says '{part.release_stated}', which names more than one Neuron release "
                          "listed at its date (or none), so the release is left unknown.")
-        entry["validated"] = dt.date.fromisoformat(part.date) if part.date else None
-        entry["source"] = {"url": f"{REPOSITORY}/blob/{commit}/{path}#L{part.line}",
+        entry["validated"] = validated
+        entry["source"] = {"url": f"{REPOSITORY}/blob/{commit}/contrib/models/{model_dir}/README.md#L{part.line}",
                            "title": f"NxD Inference contrib {model_dir} README ({part.kind})"}
         entry["evidence"] = EVIDENCE
         if notes:

@@ -2,14 +2,16 @@
 
 Each page pulls its tables from CSV files beside it (`pd.read_csv('x.csv')` in a df-table, or `:file: x.csv` in
 a csv-table); only CSVs a page includes are read, each row one configuration. The release is the row's
-`Neuron Version`; a version that is not MAJOR.MINOR.PATCH or not in releases.yaml keeps the outcome and loses
-the measurements (a note says what the page gives). Rows whose model has no family, whose framework has no stack
+`Neuron Version`; a row whose version is not MAJOR.MINOR.PATCH or not in releases.yaml keeps its measurements with
+the date its CSV was last changed at the tag (when the docs published them) and "release not stated" (a note says
+what the page gives). A run a page shows in both its throughput and its latency table is one configuration. Rows whose model has no family, whose framework has no stack
 or whose instance is not in instances.yaml are not recorded, with the reason.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import math
 import re
@@ -94,16 +96,20 @@ def read_page(text: str) -> Page:
 
 
 def _number(text: str) -> float | None:
+    """A number written in ASCII (another script's digits, NaN, infinity or more than 1e12 are not read)."""
+    raw = text.strip().replace(",", "")
+    if not raw.isascii() or len(raw) > 40:
+        return None
     try:
-        value = float(text.strip().replace(",", ""))
+        value = float(raw)
     except ValueError:
         return None
-    return value if math.isfinite(value) and value >= 0 else None
+    return value if math.isfinite(value) and 0 <= value <= 1e12 else None
 
 
 def _count(text: str | None) -> int | None:
     value = _number(text or "")
-    return int(value) if value is not None and value >= 1 and value == int(value) else None
+    return int(value) if value is not None and 1 <= value <= 10_000_000 and value == int(value) else None
 
 
 def _slug(text: str) -> str:
@@ -200,13 +206,17 @@ def read_rows(text: str) -> list[tuple[int, dict[str, str]]]:
     reader = csv.reader(io.StringIO(text))
     rows: list[tuple[int, dict[str, str]]] = []
     header: list[str] | None = None
-    for record in reader:
+    try:
+        records = [(record, reader.line_num) for record in reader]
+    except csv.Error:  # an oversized field or a NUL byte: the rows read so far are not trusted either
+        return []
+    for record, line_num in records:
         if header is None:
             header = [name.strip() for name in record]
             continue
         if not any(cell.strip() for cell in record):
             continue
-        rows.append((reader.line_num, dict(zip(header, record, strict=False))))
+        rows.append((line_num, dict(zip(header, record, strict=False))))
     return rows
 
 
@@ -218,6 +228,8 @@ class Context:
     releases: frozenset[str]
     instances: frozenset[str]
     families: frozenset[str]
+    published: dt.date | None = None
+    """The date the CSV being read was last changed at the tag: the date its release-less rows are recorded with."""
 
 
 def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: TableRef,
@@ -242,12 +254,18 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     stated = _cell(row, "Neuron Version") or ""
     release = stated if _VERSION.match(stated) and stated in context.releases else None
     measurements = _measurements(row)
+    validated: dt.date | None = None
     if release is None and measurements:
         why = ("not a full MAJOR.MINOR.PATCH version" if not _VERSION.match(stated)
                else "a release releases.yaml does not list")
-        notes.append(f"The page gives {len(measurements)} measured value(s) here, measured on Neuron '{stated}' "
-                     f"({why}), so none is recorded.")
-        measurements = []
+        if context.published is not None:
+            validated = context.published
+            notes.append(f"The page says these values were measured on Neuron '{stated}' ({why}): they are recorded "
+                         f"with the date the table was last changed at the tag, {validated.isoformat()}.")
+        else:
+            notes.append(f"The page gives {len(measurements)} measured value(s) here, measured on Neuron "
+                         f"'{stated}' ({why}), and no date, so none is recorded.")
+            measurements = []
     entry: dict[str, Any] = {
         "id": _entry_id(csv_path, model, line),
         "family": family,
@@ -271,7 +289,7 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     if measurements:
         entry["measurements"] = measurements
     entry.update({
-        "validated": None,
+        "validated": validated,
         "source": {"url": f"{REPOSITORY}/blob/{context.revision}/{csv_path}#L{line}",
                    "title": f"{page.title}: {table.section} ({context.revision})"},
         "evidence": EVIDENCE,
@@ -304,3 +322,33 @@ def table_entries(csv_path: str, text: str, page: Page, table: TableRef,
         elif why_not is not None and why_not not in reasons:
             reasons.append(why_not)
     return entries, reasons
+
+
+def _run_key(entry: dict[str, Any]) -> tuple[str, ...]:
+    """What makes a row of a throughput table and a row of the page's latency table one run."""
+    details = [note.split(". ", 1)[-1] for note in entry.get("notes") or [] if note.startswith("Shown under")]
+    run_id = re.sub(r"-(?:tput|lat)-", "-", entry["id"])
+    return (run_id, entry["checkpoint"], str(entry.get("instance")), str(entry.get("release")),
+            str(entry.get("parallelism")), str(entry.get("batch_size")), str(entry.get("sequence_length")),
+            str(entry.get("dtype")), str(details))
+
+
+def merge_runs(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One configuration per run: a latency-table row of the same run as a throughput-table row (same row, model,
+    instance, release, layout, batch, dtype and details) adds its measurements to it, and its source to its notes."""
+    kept: list[dict[str, Any]] = []
+    by_key: dict[tuple[str, ...], dict[str, Any]] = {}
+    for entry in entries:
+        key = _run_key(entry)
+        first = by_key.get(key)
+        if first is None or "-lat-" not in entry["id"] or "-tput-" not in first["id"]:
+            by_key.setdefault(key, entry)
+            kept.append(entry)
+            continue
+        measured = first.setdefault("measurements", [])
+        measured.extend(m for m in entry.get("measurements") or [] if m not in measured)
+        if not measured:
+            first.pop("measurements")
+        first["notes"] = [*first.get("notes", []),
+                          f"The page's latency table gives this run's latency: {entry['source']['url']}."]
+    return kept

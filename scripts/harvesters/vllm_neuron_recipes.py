@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from neuron_compat.contributing.nxdi_contrib_readme import release_for
+from harvesters.nxdi_contrib_readme import release_for
 
 REPOSITORY = "https://github.com/aws-neuron/aws-neuron-sdk"
 RECIPES = "vllm-neuron/docs/model-recipes"

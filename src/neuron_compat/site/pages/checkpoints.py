@@ -1,0 +1,95 @@
+"""A page per checkpoint (checkpoints/<org>/<name>/): every Hub checkpoint named by a tested configuration or as a
+family example, with the family's answer per stack and hardware, its tested configurations and measurements, the
+constraints and known issues that apply to it, and a link to its family."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from neuron_compat.contract.models import Family
+from neuron_compat.contract.tested_configurations import METRIC_LABELS
+from neuron_compat.loading.loaded_registry import Registry
+from neuron_compat.site import urls
+from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.pages.families import support_overview
+from neuron_compat.site.support import CurrentView
+from neuron_compat.site.tested_data import configuration_rows, family_issues
+from neuron_compat.views.answer import family_answers
+
+
+def checkpoint_page_path(hub_id: str) -> str:
+    return f"checkpoints/{hub_id}.md"
+
+
+def checkpoints(registry: Registry) -> dict[str, str]:
+    """Hub id -> family id, for every checkpoint with a page (first family wins when two name it)."""
+    found: dict[str, str] = {}
+    for family in registry.families:
+        for example in family.examples:
+            found.setdefault(example, family.id)
+    for file in registry.configuration_files:
+        for c in file.configurations:
+            if c.hub_id and c.family in registry.family_by_id:
+                found.setdefault(c.hub_id, c.family)
+    return found
+
+
+def scope(applies_to: Any, hub_id: str) -> str | None:
+    """How a constraint or note with this `applies_to` concerns the checkpoint: 'the whole family', 'this
+    checkpoint', 'only for task(s) ...' (the checkpoint's own task is not recorded), or None when it is scoped to
+    other checkpoints only."""
+    if applies_to is None:
+        return "the whole family"
+    if hub_id in applies_to.checkpoints:
+        return "this checkpoint"
+    if applies_to.tasks:
+        return "only when served for " + ", ".join(str(task) for task in applies_to.tasks)
+    return None
+
+
+def scoped_items(family: Family, hub_id: str) -> list[dict[str, str]]:
+    """The constraints and notes of the family's statements that concern the checkpoint, each with its scope."""
+    found: list[dict[str, str]] = []
+    for statement in family.support:
+        where = f"{statement.stack} · {statement.workload}"
+        for constraint in statement.constraints:
+            said = scope(constraint.applies_to, hub_id)
+            if said is not None:
+                value = "" if constraint.value is None else str(constraint.value)
+                found.append({"where": where, "scope": said, "kind": str(constraint.kind),
+                              "name": constraint.name or "", "value": value, "text": constraint.note or ""})
+        for note in statement.notes:
+            said = scope(note.applies_to, hub_id)
+            if said is not None and note.applies_to is not None:  # family-wide notes are on the family page
+                found.append({"where": where, "scope": said, "kind": "note", "name": "", "value": "",
+                              "text": note.text})
+    return found
+
+
+def checkpoint_page(registry: Registry, hub_id: str, family: Family, today: CurrentView) -> str:
+    url = urls.page_url(checkpoint_page_path(hub_id))
+    rows = [r for r in configuration_rows(registry, family.id) if (r["hub_id"] or "").casefold() == hub_id.casefold()]
+    return page(
+        front_matter(title=escape(hub_id), search={"boost": 2}),
+        heading(1, hub_id),
+        block("checkpoint_head.html.j2", hub_id=hub_id, family=family,
+              family_url=urls.relative_url(urls.family_url(family.id), url)),
+        heading(2, "Answer per stack and hardware", "answer"),
+        block("family_overview.html.j2", rows=support_overview(registry, family, today),
+              release=registry.newest_release, answers=family_answers(registry, family)),
+        heading(2, "Tested configurations", "tested"),
+        block("family_tested.html.j2", rows=rows, labels=METRIC_LABELS,
+              all_url=urls.relative_url("configurations/", url),
+              compile_times=[], checkpoint_urls={}, whose="checkpoint"),
+        heading(2, "Constraints and known issues", "constraints"),
+        block("checkpoint_issues.html.j2", constraints=scoped_items(family, hub_id),
+              issues=family_issues(registry, family.id),
+              issues_url=urls.relative_url(urls.family_url(family.id, "known-issues"), url)),
+    )
+
+
+def render(registry: Registry) -> dict[str, str]:
+    today = CurrentView(registry)
+    return {checkpoint_page_path(hub_id): checkpoint_page(registry, hub_id, registry.family_by_id[family_id], today)
+            for hub_id, family_id in sorted(checkpoints(registry).items())}
