@@ -59,7 +59,7 @@ def test_an_empty_option_is_refused_by_every_command(arguments: list[str], confi
     assert "expected a value, got empty text" in line, line
 
 
-@pytest.mark.parametrize("value", ["\u0663", "\uff11\uff12", "1_0", "+5", " 5", "5 ", "0x10", "1e3", "-1", "1" * 13])
+@pytest.mark.parametrize("value", ["\u0663", "\uff11\uff12", "1_0", "+5", " 5", "5 ", "0x10", "1e3", "--1", "-", "1" * 13])
 @pytest.mark.parametrize("option", ["--batch", "--seq-len"])
 def test_check_whole_numbers_are_ascii_digits_only(value: str, option: str, config: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

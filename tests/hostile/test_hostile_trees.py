@@ -258,3 +258,18 @@ def test_site_out_with_a_leaking_page_link_writes_nothing(pages: Path, tmp_path:
     err = capsys.readouterr().err
     assert code == 1 and "outside the pages folder" in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "docs").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_manifest_that_is_a_fifo_or_a_folder_neither_hangs_nor_counts(tmp_path: Path, kind: str) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    if kind == "fifo":
+        os.mkfifo(docs / MANIFEST)
+    else:
+        (docs / MANIFEST).mkdir()
+        (docs / MANIFEST / "files").write_text("someone's\n", encoding="utf-8")
+    config = SimpleNamespace(docs_dir=str(docs))
+    mkdocs_hook.on_config(config)  # returns at once: not a tree written by `neuron-compat site`
+    with pytest.raises(WriteRefused, match="did not write"):
+        replace_tree(docs, {"a.md": b"a"})

@@ -378,8 +378,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     fit = parser.add_argument_group(
         "fit", "an estimate of weights + KV cache against each instance's device memory (activations and compiler "
         "buffers are not counted)")
-    fit.add_argument("--batch", type=argparse_type(whole_number, minimum=1), metavar="N", help="batch size of the KV-cache estimate (default: 1)")
-    fit.add_argument("--seq-len", type=argparse_type(whole_number, minimum=1), metavar="N", dest="seq_len",
+    fit.add_argument("--batch", type=argparse_type(whole_number, signed=True), metavar="N", help="batch size of the KV-cache estimate (default: 1)")
+    fit.add_argument("--seq-len", type=argparse_type(whole_number, signed=True), metavar="N", dest="seq_len",
                      help="tokens per sequence of the KV-cache estimate (default: 4096)")
     fit.add_argument("--dtype", metavar="DTYPE",
                      help="weight dtype: fp32, bf16, fp16, fp8, int8 or int4 (default: the config's, else bf16); "

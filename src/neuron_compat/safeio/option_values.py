@@ -31,13 +31,15 @@ class OptionValueError(ValueError):
     """Why an option value is refused, as a phrase (the caller names the option)."""
 
 
-def whole_number(text: str, minimum: int = 0, maximum: int | None = None) -> int:
-    """`text` as a whole number written with the ASCII digits 0-9 only, between minimum and maximum."""
-    if not _WHOLE.fullmatch(text):
+def whole_number(text: str, minimum: int = 0, maximum: int | None = None, signed: bool = False) -> int:
+    """`text` as a whole number written with the ASCII digits 0-9 only (after one '-' when `signed`), between
+    minimum and maximum (a signed one is left to the caller's own range check, which names the valid range)."""
+    if not _WHOLE.fullmatch(text.removeprefix("-") if signed else text):
         raise OptionValueError(f"{_shown(text)} is not a whole number written with the digits 0-9 "
                                "(no sign, separator, space or other digits)")
     value = int(text)
-    _bounded(text, value, minimum, maximum)
+    if not signed:
+        _bounded(text, value, minimum, maximum)
     return value
 
 

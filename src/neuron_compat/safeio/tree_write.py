@@ -25,11 +25,14 @@ import tempfile
 from pathlib import Path
 
 from neuron_compat.safeio.atomic_write import WriteRefused
+from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import one_line
 from neuron_compat.safeio.scratch_dir import remove_stale
 
 MANIFEST = ".neuron-compat-tree.json"
 """The manifest file at the top of a written tree (a dot file: documentation engines skip it)."""
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+"""A manifest larger than this is not one this command wrote (it lists a few thousand paths)."""
 
 
 def replace_tree(target: Path, files: dict[str, bytes], note: dict[str, object] | None = None) -> None:
@@ -136,8 +139,8 @@ def _listed(root: Path) -> list[str] | None:
     if manifest.is_symlink() or not manifest.is_file():
         return None
     try:
-        listed = json.loads(manifest.read_text(encoding="utf-8")).get("files")
-    except (OSError, ValueError, AttributeError):
+        listed = json.loads(read_regular_file(manifest, MAX_MANIFEST_BYTES)).get("files")
+    except (UnreadableFile, OSError, ValueError, AttributeError):
         return None
     if not isinstance(listed, list):
         return None

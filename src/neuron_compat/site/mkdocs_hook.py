@@ -22,9 +22,11 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
+from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
 from neuron_compat.safeio.tree_write import MANIFEST, update_tree
 
 REGISTRY_ENV = "NEURON_COMPAT_REGISTRY"
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024  # the manifest lists a few thousand paths
 log = logging.getLogger("mkdocs.hooks.neuron_compat")
 
 _state: dict[str, Any] = {"command": None}
@@ -52,9 +54,9 @@ def on_startup(command: str, dirty: bool) -> None:
 
 def on_config(config: Any) -> Any:
     try:
-        manifest = json.loads((Path(config.docs_dir) / MANIFEST).read_text(encoding="utf-8"))
+        manifest = json.loads(read_regular_file(Path(config.docs_dir) / MANIFEST, MAX_MANIFEST_BYTES))
         os.environ.setdefault("SOURCE_DATE_EPOCH", str(int(manifest["source_date_epoch"])))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (UnreadableFile, OSError, ValueError, KeyError, TypeError):  # a FIFO or a device as well: never a hang
         pass  # not a tree written by `neuron-compat site`: the engine's defaults apply
     return config
 
