@@ -38,10 +38,12 @@ def registry(pristine: Path, tmp_path: Path) -> Path:
     return target
 
 
-def replace_once(path: Path, old: str, new: str) -> None:
+def replace_once(path: Path, old: str, new: str) -> int:
+    """Replace the first `old` with `new`; the 1-based line it is on."""
     text = path.read_text(encoding="utf-8")
     assert text.count(old) >= 1, old
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return text[:text.index(old)].count("\n") + 1
 
 
 def problems(registry: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
@@ -61,9 +63,9 @@ def problems(registry: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
 ])
 def test_a_validated_date_out_of_range_is_refused(registry: Path, capsys: pytest.CaptureFixture[str],
                                                   date: str, expected: str) -> None:
-    replace_once(registry / NXDI, "validated: 2026-02-06", f"validated: {date}")
+    line = replace_once(registry / NXDI, "validated: 2026-02-06", f"validated: {date}")
     lines = problems(registry, capsys)
-    assert len(lines) == 1 and expected in lines[0] and ":27:" in lines[0], lines
+    assert len(lines) == 1 and expected in lines[0] and f":{line}:" in lines[0], lines
 
 
 def test_a_harvest_date_in_the_future_is_refused(registry: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,9 +84,9 @@ def test_a_harvest_date_in_the_future_is_refused(registry: Path, capsys: pytest.
 ])
 def test_a_measured_value_yaml_reads_as_a_boolean_or_base_60_is_refused(
         registry: Path, capsys: pytest.CaptureFixture[str], value: str, expected: str) -> None:
-    replace_once(registry / PERFORMANCE, "value: 3147.09984049", f"value: {value}")
+    line = replace_once(registry / PERFORMANCE, "value: 3147.09984049", f"value: {value}")
     lines = problems(registry, capsys)
-    assert len(lines) == 1 and expected in lines[0] and "neuron-performance.yaml:27:" in lines[0], lines
+    assert len(lines) == 1 and expected in lines[0] and f"neuron-performance.yaml:{line}:" in lines[0], lines
 
 
 def test_base_60_scalars_stay_text_and_other_numbers_are_unchanged() -> None:

@@ -7,7 +7,7 @@ import datetime as dt
 import difflib
 from collections.abc import Iterator
 
-from neuron_compat.contract.tested_configurations import TestedConfiguration
+from neuron_compat.contract.tested_configurations import EARLIEST_DATE, TestedConfiguration
 from neuron_compat.loading.loaded_registry import INSTANCES_KEY, Registry
 from neuron_compat.loading.tested_loader import configurations_key
 from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule
@@ -66,10 +66,6 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
         elif configuration.instance not in instances:
             yield Finding(key, (*where, "instance"), f"instance '{configuration.instance}' is not in instances.yaml",
                           did_you_mean(configuration.instance, instances, "instance"))
-
-
-EARLIEST_DATE = dt.date(2018, 1, 1)
-"""No Neuron hardware or SDK existed before this: an earlier date (year 1, a typo) is refused."""
 
 
 def _date_findings(key: FileKey, where: tuple[str | int, ...], value: dt.date | None, what: str) -> Iterator[Finding]:
