@@ -11,8 +11,8 @@ from pathlib import Path
 
 from site_helpers import BASE_REGISTRY
 
-from neuron_compat.rules.validation import validate_registry
 from neuron_compat.loading.loader import load_registry
+from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.pages import release_feed, releases
 from neuron_compat.site.pages.release_feed import feed_xml
 from neuron_compat.site.pages.releases import all_release_changes
