@@ -4,7 +4,8 @@ Effective values are the statement's own or, when it states none, its stack's ca
 (neuron_compat.views.inherited_capabilities). Per field it counts values stated for the family, inherited from a
 range scoped to the family's class or code path, and not applicable (attention of an attention-free family); then it
 lists every inherited value whose range scope does not include the family's classes (expected: none). Also prints
-the `unknown` statements that carry no note saying what was checked. Usage: python scripts/data_coverage.py [registry-dir]; exit 1 when the registry does not load.
+the share of `not-listed` statements (the stack's own list leaves the model out) apart from the share of `unknown` ones (no source
+answers), and the `unknown` statements that carry no note saying what was checked. Usage: python scripts/data_coverage.py [registry-dir]; exit 1 when the registry does not load.
 """
 
 from __future__ import annotations
@@ -73,11 +74,13 @@ def main(argv: list[str]) -> int:
     own_dtypes: Counter[str] = Counter()
     unknown = 0
     not_listed = 0
+    statements = 0
     unknown_silent: list[str] = []
     origins: Counter[tuple[str, str]] = Counter()
     mismatched: list[str] = []
     for family in registry.families:
         for index, statement in enumerate(family.support):
+            statements += 1
             if statement.status == "not-listed":
                 not_listed += 1
             if statement.status == "unknown":
@@ -111,8 +114,8 @@ def main(argv: list[str]) -> int:
     print(f"inherited values whose range scope does not match the family's classes: {len(mismatched)}")
     for where in mismatched:
         print(f"  {where}")
-    print(f"not-listed statements (the stack's own list leaves the model out): {not_listed}")
-    print(f"unknown statements: {unknown}; without a note naming what was checked: {len(unknown_silent)}")
+    print(f"not-listed statements (the stack's own list leaves the model out): {_share(not_listed, statements)}")
+    print(f"unknown statements (no source answers): {_share(unknown, statements)}; without a note naming what was checked: {len(unknown_silent)}")
     for where in unknown_silent:
         print(f"  {where}")
     return 0

@@ -11,9 +11,13 @@ from pathlib import Path
 
 from site_helpers import BASE_REGISTRY
 
+from neuron_compat.loading.loader import load_registry
 from neuron_compat.rules.validation import validate_registry
+from neuron_compat.site.pages import release_feed, releases
 from neuron_compat.site.pages.release_feed import feed_xml
 from neuron_compat.site.pages.releases import all_release_changes
+from neuron_compat.views.answer import family_answers
+from neuron_compat.views.at_release import pairing_lines
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -42,7 +46,8 @@ def test_one_entry_per_release_newest_first_linking_its_page(built_site: Path) -
         assert (built_site / posixpath.normpath(posixpath.join("releases", href)) / "index.html").exists()
         added, changed, removed = _release_page_counts(built_site, version)
         assert entry.find(f"{ATOM}title").text == f"Neuron {version}: {added} added, {changed} changed, {removed} removed"
-        lines = entry.find(f"{ATOM}content").text.splitlines()
+        # after the release page's pairing lines (a stack no version targets there yet), its changes
+        lines = [line for line in entry.find(f"{ATOM}content").text.splitlines() if not line.startswith("No ")]
         if added + changed + removed:
             assert len(lines) == added + changed + removed
             assert all(re.fullmatch(r"(added|changed|removed): .+: .+ \(.+\): .+ -> .+", line) for line in lines), lines
@@ -120,3 +125,38 @@ def test_an_entry_is_dated_by_the_newest_check_of_what_changed_at_its_release() 
         {v: d for v, d in before.items() if v != statement.since}
     release_dates = {r.version: f"{r.date.isoformat()}T00:00:00Z" for r in registry.releases}
     assert all(before[v] >= release_dates[v] for v in before)
+
+
+REAL_REGISTRY = Path(__file__).resolve().parents[2] / "registry"
+
+
+def test_the_feeds_say_what_the_paired_release_pages_and_the_answer_say() -> None:
+    """The real registry: each release's entry has its page's counts and pairing lines (2.27.0: its real changes and
+    one line that no Optimum Neuron version targets it, not a row per family), and a family's feed says its answer."""
+    registry = load_registry(REAL_REGISTRY).registry
+    changes = all_release_changes(registry)
+    files = release_feed.render(registry, changes)
+    pages = releases.render(registry, changes)
+    feed = ET.fromstring(files["releases/feed.xml"].encode("utf-8"))
+    entries = {e.find(f"{ATOM}id").text.rsplit(":", 1)[1]: e for e in feed.findall(f"{ATOM}entry")}
+    assert list(entries) == list(reversed(registry.release_versions))
+    for version, entry in entries.items():
+        page = pages[f"releases/{version}.md"]
+        counts = [int(re.search(rf"## {kind} \\\((\d+)\\\)", page).group(1)) for kind in ("Added", "Changed", "Removed")]
+        assert entry.find(f"{ATOM}title").text == \
+            f"Neuron {version}: {counts[0]} added, {counts[1]} changed, {counts[2]} removed"
+        said = pairing_lines(registry, version)
+        assert entry.find(f"{ATOM}content").text.splitlines()[:len(said)] == said, version
+    pairing = entries["2.27.0"].find(f"{ATOM}content").text.splitlines()
+    assert pairing[0].startswith("No Optimum Neuron version targets Neuron 2.27.0")
+    assert 0 < len(pairing) - 1 < 20 and not any("Optimum Neuron" in line for line in pairing[1:])
+    for family_id in ("bert", "whisper", "mixtral", "llama", "qwen3"):
+        subtitle = ET.fromstring(files[f"api/feeds/{family_id}.xml"].encode("utf-8")).find(f"{ATOM}subtitle").text
+        for item in family_answers(registry, registry.family_by_id[family_id]):
+            clause = f"{item.workload} on {item.hardware}: {item.status}"
+            if item.stack and item.release:
+                clause += f" with {item.stack_name}" + (f" {item.stack_version}" if item.stack_version else "") + \
+                    f" on Neuron {item.release}"
+            assert clause in subtitle, (family_id, clause, subtitle)
+    bert = ET.fromstring(files["api/feeds/bert.xml"].encode("utf-8")).find(f"{ATOM}subtitle").text
+    assert "inference on inf2: supported with Optimum Neuron 0.4.5 on Neuron 2.26.1" in bert

@@ -1,6 +1,7 @@
 """Every surface renders views.answer, none recomputes it: for every family x workload x hardware of the real
 registry, the families index, the family page (its answer table and "Which stack to pick"), the family JSON, the
-badges and `check --json` (resolved from a config of the family) give the same stack, release, version and status."""
+badges, the matrix's default view (api/matrix.json `today`) and `check --json` (resolved from a config of the family)
+give the same stack, release, version and status."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from neuron_compat.check.resolver import resolve
 from neuron_compat.commands.check import verdict_document
 from neuron_compat.loading.loader import load_registry
 from neuron_compat.site.pages import api, families
+from neuron_compat.site.pages.matrix import matrix_data
 from neuron_compat.site.presentation import status_style
 from neuron_compat.views.answer import answer_json, best, family_answers
 
@@ -43,6 +45,11 @@ def _config(family: Any) -> dict[str, Any]:
 
 def test_every_surface_gives_the_same_answer(registry: Any, pages: dict[str, str]) -> None:
     index = pages["families/index.md"]
+    matrix: dict[str, list[dict[str, Any]]] = {}
+    for family_id, stack, workload, hardware, status, release, version, role in matrix_data(registry)["today"]:
+        if role == "answer":
+            matrix.setdefault(family_id, []).append({"workload": workload, "hardware": hardware, "stack": stack,
+                                                     "status": status, "release": release, "stack_version": version})
     differences: list[str] = []
     for family in registry.families:
         found = family_answers(registry, family)
@@ -52,6 +59,9 @@ def test_every_surface_gives_the_same_answer(registry: Any, pages: dict[str, str
         table = [(w, h, s, st or None) for w, h, s, st in ANSWER_ROW.findall(page)]
         if table != [(a["workload"], a["hardware"], a["status"], a["stack"]) for a in expected]:
             differences.append(f"{family.id}: family page {table} != {expected}")
+        # the matrix's default view: one answer row per workload x hardware, in the answer's order
+        if matrix.get(family.id, []) != expected:
+            differences.append(f"{family.id}: matrix today {matrix.get(family.id)} != {expected}")
         # the families index: the best answer's status
         chosen = best(found)
         row = re.search(rf'<a href="[^"]*{re.escape(family.id)}/">{re.escape(html.escape(family.name))}</a>.*?'

@@ -101,7 +101,7 @@
       span.className = "nc-status nc-status--" + ((data && data.status_css[status]) || "none");
       span.textContent = (data && data.statuses[status]) || status;
       span.setAttribute("data-nc-cell", status);
-      if (status === "ended") {
+      if (status === "ended" && row.at) {
         span.textContent = "ended at " + row.at;
         if (row.through) span.title = "held through " + row.through;
       } else if (status === "not-yet") {
@@ -139,6 +139,7 @@
       tr.setAttribute("data-stack", row.stack);
       tr.setAttribute("data-workload", row.workload);
       tr.setAttribute("data-status", row.status.join(" "));
+      if (row.role) tr.setAttribute("data-role", row.role);
       tr.setAttribute("data-hardware", row.hardware.join(" "));
       tr.setAttribute("data-dtype", row.dtype.join(" "));
       tr.setAttribute("data-attention", row.attention.join(" "));
@@ -272,7 +273,31 @@
       return Object.keys(seen).sort();
     }
 
+    /* Today's answer (api/matrix.json `today`, from views.answer): one row per family x workload x hardware with
+     * the stack to install, then the other stacks that claim it; a row "holds" when its status comes from a claim. */
+    function todayRows() {
+      return (data.today || []).map(function (t) {
+        var family = data.families[t[0]] || { name: t[0], url: "families/" + t[0] + "/", text: t[0] };
+        var stack = t[1] ? (data.stacks[t[1]] || {}).name || t[1] : "–";
+        var at = t[5] ? "Neuron " + t[5] + (t[6] ? ", " + t[1] + " " + t[6] : "") : "";
+        return {
+          family: t[0], stack: t[1] || "", workload: t[2], name: family.name, url: family.url, text: family.text,
+          stackName: t[7] === "alternative" ? stack + " (alternative)" : stack, role: t[7],
+          status: [t[4]], holds: ["supported", "partial", "ended"].indexOf(t[4]) >= 0, at: null, through: null,
+          notes: [], hardware: [t[3]], dtype: [], attention: [], dtypeOrigin: [], attentionOrigin: [],
+          since: at ? [at] : [], stale: false
+        };
+      });
+    }
+
     function drawRelease(release) {
+      if (release === "today") {
+        rows = todayRows();
+        currentRelease = release;
+        if (releaseEl) releaseEl.textContent = "today (what you can install)";
+        apply();
+        return;
+      }
       var order = Object.keys(data.statuses);
       var held = heldAt(data, release);
       var states = statesAt(data, release);
@@ -313,7 +338,7 @@
       }).then(function (json) {
         data = json;
         root.classList.remove("nc-loading");
-        if (data.releases.indexOf(release) < 0) {
+        if (release !== "today" && data.releases.indexOf(release) < 0) {
           release = newest || data.newest_release;
           if (controls.release) controls.release.value = release;
         }

@@ -79,12 +79,32 @@ def _statement_status(registry: RegistryIndexes, family: Family, workload: str, 
     """Without a candidate: (status, stack id, sources) from the statements holding at `release` for this workload
     on this hardware; 'unknown' with no stack when none says more."""
     best: tuple[int, str, str | None, list[str]] = (ANSWER_RANK["unknown"], "unknown", None, [])
-    for held in held_at(family, release, stack_states(registry, release), stack, workload, hardware):
+    for held in _held_paired(registry, family, release, stack, workload, hardware):
         status = held.claim_status
         if status not in ANSWER_RANK or ANSWER_RANK[status] <= best[0]:
             continue
         best = (ANSWER_RANK[status], status, held.statement.stack, [s.url for s in held.statement.sources])
     return best[1], best[2], best[3]
+
+
+def paired_release(registry: RegistryIndexes, stack_id: str, release: str) -> str:
+    """The release a stack's statements are read at for an answer at `release`: `release`, or, for a separately
+    released stack whose newest version targets an older Neuron release, that release (what can be installed)."""
+    horizon = stack_horizon(registry.stack_by_id[stack_id])
+    return horizon if horizon is not None and version_key(release) > version_key(horizon) else release
+
+
+def _held_paired(registry: RegistryIndexes, family: Family, release: str, stack: str | None, workload: str,
+                 hardware: str) -> list[Any]:
+    """The statements holding for this workload on this hardware, each stack's read at its paired release (so a
+    stack's own `not-listed` or `unsupported` still answers past the release its newest version targets)."""
+    found: list[Any] = []
+    for owner in registry.stacks:
+        if stack is not None and owner.id != stack:
+            continue
+        at = paired_release(registry, owner.id, release)
+        found += held_at(family, at, stack_states(registry, at), owner.id, workload, hardware)
+    return found
 
 
 def _why(registry: RegistryIndexes, item: Recommendation, status: str, count: int) -> str:
@@ -130,7 +150,8 @@ def _settle(registry: RegistryIndexes, family: Family, item: Recommendation, cou
         status, said_by, sources = _statement_status(registry, family, item.workload, item.hardware, item.newest, stack)
         if said_by is not None:
             owner = registry.stack_by_id[said_by]
-            why = f"{owner.name} says {status} for {item.workload} on {item.hardware} at Neuron {item.newest}"
+            at = paired_release(registry, said_by, item.newest)
+            why = f"{owner.name} says {status} for {item.workload} on {item.hardware} at Neuron {at}"
             settled = replace(item, status=status, stack=said_by, stack_name=owner.name, sources=sources, why=why)
             return replace(settled, line=answer_line(family.name, settled))
         settled = replace(item, status=status, why=_why(registry, item, status, count))

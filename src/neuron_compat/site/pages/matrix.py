@@ -1,4 +1,5 @@
-"""The matrix: every family x stack x workload at a chosen release, filterable in the page.
+"""The matrix: today's answer per family x workload x hardware (views.answer, the default view), or every family x
+stack x workload at a chosen release, filterable in the page.
 
 The page holds only the filters and an empty table. The browser reads `api/matrix.json` (rows,
 statements with their ranges, family names and search text) once, draws the rows of the chosen
@@ -20,10 +21,15 @@ from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.presentation import CELL_STYLES, STATUS_ORDER, STATUS_STYLES
 from neuron_compat.site.support import ReleaseView, combinations, matrix_rows, search_terms
+from neuron_compat.views.answer import family_answers
 from neuron_compat.views.at_release import HOLDS, CellState, display_status, release_spans, stack_horizon
 from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS, effective_for
 
 MATRIX_JSON = "api/matrix.json"
+TODAY = "today"
+"""The release selector's default: today's answer (views.answer) per family x workload x hardware."""
+CLAIMS = ("supported", "partial", "ended")
+"""Answer statuses that come from a claim that the model runs (the others say no stack claims it)."""
 PAGE_SIZE = 200  # rows put in the DOM at a time; "Show more" adds as many again
 
 
@@ -86,7 +92,23 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "rows": [[r.family.id, r.stack.id, r.workload] for r in rows],
         "statements": statements,
         "cells": cells,
+        "today": today_rows(registry),
     }
+
+
+def today_rows(registry: Registry) -> list[list[Any]]:
+    """Today's answer per family x workload x hardware, as views.answer gives it, then its alternatives: [family,
+    stack (null: no stack says anything), workload, hardware, status, release, stack version, role] with role
+    'answer' or 'alternative'. The page draws these rows in its default view and never ranks anything itself."""
+    rows: list[list[Any]] = []
+    for family in registry.families:
+        for item in family_answers(registry, family):
+            rows.append([family.id, item.stack, item.workload, item.hardware, item.status, item.release,
+                         item.stack_version, "answer"])
+            for other in item.alternatives:
+                rows.append([family.id, other.stack, item.workload, item.hardware, other.status, other.release,
+                             other.stack_version, "alternative"])
+    return rows
 
 
 def _cell_json(state: CellState, reference: dict[int, int]) -> dict[str, Any]:
@@ -108,7 +130,8 @@ def render(registry: Registry) -> dict[str, str]:
         "site_root": urls.relative_url("", "matrix/"),
         "families_index": urls.relative_url(urls.page_url("families/index.md"), "matrix/"),
         "freshness": freshness,
-        "release": registry.newest_release,
+        "release": TODAY,
+        "newest": registry.newest_release,
         "releases": list(reversed(registry.release_versions)),
         "stacks": unique_stacks,
         "workloads": [w.value for w in Workload],

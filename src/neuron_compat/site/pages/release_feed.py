@@ -1,6 +1,7 @@
 """Atom feeds of the data's changes by Neuron release: the release pages' feed (one entry per release, newest
-first, listing what changed at it: the same folded changes as its page, `releases.fold`) and one feed per family
-(an entry per release that changed one of its lines).
+first, listing what changed at it: the same folded changes as its page, `releases.fold`, read at each stack's paired
+release, and the same pairing lines, `views.pairing_lines`) and one feed per family (an entry per release that
+changed one of its lines; its subtitle says the family's answer today, `views.answer`, as its page does).
 
 Subscribing is how a team hears that a model became supported (or stopped being) without watching the site.
 Built with ElementTree and text constructs only, so every registry string is escaped XML text, never markup.
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.releases import KIND_ORDER, ChangeLine, fold
-from neuron_compat.views.at_release import Change
+from neuron_compat.views.answer import family_answers
+from neuron_compat.views.at_release import Change, pairing_lines
 
 ATOM = "http://www.w3.org/2005/Atom"
 ET.register_namespace("", ATOM)  # feeds are written with Atom as the default namespace, not ns0:
@@ -71,11 +73,27 @@ def releases_feed() -> Feed:
                 "What changed in the registry's support statements at each Neuron SDK release.", "releases/")
 
 
+def answer_text(registry: Registry, family_id: str) -> str:
+    """The family's answer today (views.answer), one clause per workload x hardware: 'inference on inf2: supported
+    with Optimum Neuron 0.4.5 on Neuron 2.26.1'."""
+    clauses = []
+    for item in family_answers(registry, registry.family_by_id[family_id]):
+        where = f"{item.workload} on {item.hardware}: {item.status}"
+        if item.stack and item.release:
+            version = f" {item.stack_version}" if item.stack_version else ""
+            where += f" with {item.stack_name}{version} on Neuron {item.release}"
+        elif item.stack:
+            where += f" ({item.stack_name})"
+        clauses.append(where)
+    return "; ".join(clauses) if clauses else "no statement yet"
+
+
 def family_feed(registry: Registry, family_id: str) -> Feed:
     name = registry.family_by_id[family_id].name
     return Feed(urls.family_feed(family_id), f"urn:neuron-compat:family:{family_id}",
                 f"{name} on Neuron: support changes by release (neuron-compat)",
-                f"The Neuron releases at which a support statement of {name} starts, changes or ends.",
+                f"The Neuron releases at which a support statement of {name} starts, changes or ends. "
+                f"Answer today: {answer_text(registry, family_id)}.",
                 urls.family_url(family_id), family_id)
 
 
@@ -115,8 +133,10 @@ def feed_xml(registry: Registry, all_changes: dict[str, list[Change]], feed: Fee
         if release.summary:
             _add(entry, "summary", release.summary, type="text")
         lines = [_line(line) for line in lines_in_order]
-        _add(entry, "content", "\n".join(lines) if lines else "No support statement changed at this release.",
-             type="text")
+        # the release page's pairing lines: a stack no version targets at this release yet is read at its pairing
+        said = pairing_lines(registry, version) if feed.family_id is None else []
+        text = "\n".join(lines) if lines else "No support statement changed at this release."
+        _add(entry, "content", "\n".join([*said, text]), type="text")
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 

@@ -1,0 +1,88 @@
+"""The one answer in a real chromium: for five families of the real registry, the families index ("Answer today"),
+the matrix's default view (today's answer, drawn from api/matrix.json) and the family page's answer table show
+what views.answer gives, per workload x hardware: the same stack and status.
+
+The site of the real registry is built once for this module (the session's `built_site` when
+NEURON_COMPAT_SITE_REGISTRY already points at ./registry, else one build here).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from site_helpers import build_site
+
+from neuron_compat.loading.loader import load_registry
+from neuron_compat.views.answer import best, family_answers
+
+pytestmark = pytest.mark.browser
+
+REGISTRY = Path(__file__).resolve().parents[2] / "registry"
+FAMILIES = ("bert", "whisper", "mixtral", "llama", "qwen3")
+CLAIMS = {"supported", "partial", "ended"}
+
+
+@pytest.fixture(scope="module")
+def registry() -> Any:
+    result = load_registry(REGISTRY)
+    assert result.problems == []
+    return result.registry
+
+
+@pytest.fixture(scope="module")
+def real_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    chosen = os.environ.get("NEURON_COMPAT_SITE_REGISTRY")
+    if chosen and Path(chosen).resolve() == REGISTRY:
+        return Path(request.getfixturevalue("built_site"))
+    output = tmp_path_factory.mktemp("answer-site") / "out"
+    result = build_site(REGISTRY, output)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return output
+
+
+@pytest.fixture(scope="module")
+def expected(registry: Any) -> dict[str, tuple[str, list[tuple[str, str, str, str]]]]:
+    """Per family: the best answer's status, and (workload, hardware, stack, status) per answer."""
+    found = {}
+    for family_id in FAMILIES:
+        answers = family_answers(registry, registry.family_by_id[family_id])
+        chosen = best(answers)
+        found[family_id] = (chosen.status if chosen else "none",
+                            [(a.workload, a.hardware, a.stack or "", a.status) for a in answers])
+    return found
+
+
+def test_the_five_families_answer_alike_on_the_index_the_matrix_and_their_page(
+        site_page, serve, real_site: Path, expected: dict[str, Any]) -> None:
+    page = site_page
+    base = serve(real_site)
+    page.goto(base + "families/")
+    for family_id, (status, _) in expected.items():
+        cell = page.locator(f'tr:has(> td > a[href="{family_id}/"]) td[data-status]')
+        assert cell.get_attribute("data-status") == status, family_id
+
+    for family_id, (_, answers) in expected.items():
+        page.goto(base + f"families/{family_id}/")
+        table = page.eval_on_selector_all(
+            "tr[data-answer]", "rows => rows.map(r => [...r.dataset.answer.split('/'), r.dataset.stack,"
+                               " r.dataset.status])")
+        assert [tuple(row) for row in table] == answers, family_id
+
+        # the matrix's default view, every row shown (with_data=0), narrowed to the family by its id
+        page.goto(base + f"matrix/?q={family_id}&with_data=0")
+        page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+        assert page.locator("select[name=release]").input_value() == "today"
+        drawn = page.eval_on_selector_all(
+            f"tr.nc-row[data-family='{family_id}'][data-role=answer]",
+            "rows => rows.map(r => [r.dataset.workload, r.dataset.hardware, r.dataset.stack, r.dataset.status])")
+        assert [tuple(row) for row in drawn] == answers, family_id
+        # only rows with a claim: the answers that say the model runs (or ran), and nothing else
+        page.goto(base + f"matrix/?q={family_id}&with_data=1")
+        page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+        claimed = page.eval_on_selector_all(
+            f"tr.nc-row[data-family='{family_id}'][data-role=answer]",
+            "rows => rows.map(r => [r.dataset.workload, r.dataset.hardware, r.dataset.stack, r.dataset.status])")
+        assert [tuple(row) for row in claimed] == [a for a in answers if a[3] in CLAIMS], family_id
