@@ -58,7 +58,8 @@
           stop("the Python worker failed (" + (event.message || "no message") + ")");
         };
       }
-      var limit = booted ? ANSWER_LIMIT_MS : LOAD_LIMIT_MS;
+      var container = document.getElementById("nc-check");
+      var limit = Number(container && container.getAttribute("data-limit-ms")) || (booted ? ANSWER_LIMIT_MS : LOAD_LIMIT_MS);
       counter += 1;
       pending = { id: counter, resolve: resolve, reject: reject, onProgress: onProgress };
       pending.timer = setTimeout(function () {
