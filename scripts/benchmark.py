@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import yaml
 
@@ -600,8 +600,8 @@ def _counting_server(site: Path) -> tuple[Any, dict[str, int], str]:
     sent = {"raw": 0, "gzip": 0, "requests": 0}
 
     class Counting(http.server.SimpleHTTPRequestHandler):
-        extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                                                    ".wasm": "application/wasm", ".mjs": "text/javascript"}
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
+                          ".wasm": "application/wasm", ".mjs": "text/javascript"}
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, directory=str(site), **kwargs)

@@ -23,9 +23,8 @@ Pure: no I/O, no clock. The rules, in the order they apply:
 5. `recommendations` (views.recommendation): the rows of every release up to the asked one whose verdict is a
    claim are the candidates; per hardware and workload the ranking there picks what to install.
 
-site/assets/javascripts/check_resolve.js implements the same rules for the site's check page; tests/check runs both
-on every fixture and requires the same JSON. Change them together. The statement fields an answer does not work
-out itself it carries as they are (`carried_fields`), so a new statement field needs no change in either.
+The site's check page runs this module in the browser (Pyodide, commands/check_page.py). The statement fields an
+answer does not work out itself it carries as they are (`carried_fields`), so a new statement field needs no change.
 """
 
 from __future__ import annotations
@@ -135,7 +134,7 @@ CARRIED_AFTER = "display_status"
 def carried_fields(names: Iterable[str]) -> list[str]:
     """Of a statement's field names, those an answer carries as they are: every one the answer does not work out
     itself (stack, hardware, status, attention, constraints, notes, sources, ...) and NOT_CARRIED does not leave
-    out. A new statement field is carried without a change here; check_resolve.js applies the same rule."""
+    out. A new statement field is carried without a change here."""
     return [name for name in names if name not in _OWN_FIELDS and name not in NOT_CARRIED]
 
 
