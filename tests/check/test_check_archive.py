@@ -29,12 +29,11 @@ sys.meta_path.insert(0, NoThirdParty())
 archive, registry_path, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
 sys.path.insert(0, archive)
 from neuron_compat.check.compiled_view import CompiledRegistry
-from neuron_compat.commands.check_page import check_answer, explain_answer, page_lists
+from neuron_compat.commands.check_page import check_answer, explain_answer
 registry = CompiledRegistry(json.load(open(registry_path, encoding="utf-8")))
 answers = [check_answer(open(c, encoding="utf-8").read(), registry, {}, "api/check/registry.json") for c in configs]
 answers.append(check_answer("{", registry, {"batch": "x"}, "api/check/registry.json"))
 answers.append(explain_answer("NCC_EVRF009", registry, "api/check/registry.json"))
-page_lists(registry)
 loaded = sorted(m for m in sys.modules if m.split(".")[0] == "neuron_compat")
 print(json.dumps({"answers": answers, "loaded": loaded, "files": [m.__file__ for m in sys.modules.values()
       if getattr(m, "__name__", "").startswith("neuron_compat")], "version": list(sys.version_info[:2])}))
@@ -97,7 +96,7 @@ def test_the_module_set_follows_the_code_not_a_list(tmp_path):
         "commands/check_page.py": "import json\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                                   "    from neuron_compat.check import typing_only\n"
                                   "def check_answer():\n    from neuron_compat.check.new_rule import rule\n"
-                                  "def explain_answer():\n    pass\ndef page_lists():\n    pass\n"
+                                  "def explain_answer():\n    pass\n"
                                   "def unrelated():\n    from neuron_compat.check import never\n",
         "check/new_rule.py": "from . import helper\ndef rule():\n    from neuron_compat.check.heavy import x\n",
         "check/helper.py": "import re\n",
@@ -122,3 +121,18 @@ def test_ci_installs_the_pinned_runtime():
     workflow = (ROOT / ".github" / "workflows" / "check.yml").read_text(encoding="utf-8")
     assert f"npm pack --silent pyodide@{PYODIDE_VERSION} " in workflow
     assert PYODIDE_VERSION in PYODIDE_CDN and PYODIDE_CDN.startswith("https://")
+
+
+def test_site_refuses_a_pyodide_folder_of_another_version_in_one_line(tmp_path, capsys):
+    from neuron_compat.cli import main
+    from neuron_compat.site.check_archive import PYODIDE_FILES
+
+    folder = tmp_path / "package"
+    folder.mkdir()
+    for name in PYODIDE_FILES:
+        (folder / name).write_text("not pyodide", encoding="utf-8")
+    code = main(["site", "--registry", str(CHECK_REGISTRY), "--out", str(tmp_path / "out"), "--pyodide", str(folder)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err
+    assert err.startswith("error: ") and "not the file of pyodide@314.0.8 (its sha384 differs)" in err
+    assert not (tmp_path / "out").exists()

@@ -99,28 +99,6 @@ def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str
             "lines": text.rstrip("\n").split("\n")}
 
 
-def page_lists(registry: CompiledRegistry) -> dict[str, list[str]]:
-    """The choices of the page's controls, from the code `check` validates them with."""
-    from neuron_compat.check.fit import FIT_DEFAULTS
-    from neuron_compat.check.resolver import WORKLOADS
-    from neuron_compat.contract.versions import version_key
-    from neuron_compat.contract.vocabulary import Task
-    from neuron_compat.sizing.bytes import DTYPE_BYTES
-    from neuron_compat.views.recommendation import HARDWARE_ORDER
-
-    instances = registry.instances or {}
-    return {
-        "releases": sorted((str(r.version) for r in registry.releases), key=version_key, reverse=True),
-        "stacks": [str(s.id) for s in registry.stacks],
-        "workloads": list(WORKLOADS),
-        "hardware": list(HARDWARE_ORDER),
-        "tasks": [t.value for t in Task],
-        "dtypes": list(DTYPE_BYTES),
-        "default_dtype": [str(FIT_DEFAULTS["dtype"])],
-        "instances": [str(i.get("name")) for i in instances.get("instances") or []],
-    }
-
-
 def explain_answer(error_text: str, registry: CompiledRegistry, location: str, stack: str | None = None
                    ) -> dict[str, Any]:
     """{exit_code, json}: what `explain --json` prints for a pasted error text."""

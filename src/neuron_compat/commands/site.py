@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     if tree.error:
         print(f"error: {tree.error}", file=sys.stderr)
         return EXIT_PROBLEMS
-    problem = _add_check_page_files(tree.files, args.pyodide)
+    problem = _add_pyodide(tree.files, args.pyodide)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -46,19 +46,15 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _add_check_page_files(files: dict[str, bytes], pyodide: Path | None) -> str | None:
-    """Add the check page's Python (site/check_archive.py) and data, read from the registry document the tree
-    publishes; with --pyodide, the runtime too. A one-line problem, or None."""
-    import json
+def _add_pyodide(files: dict[str, bytes], pyodide: Path | None) -> str | None:
+    """With --pyodide DIR: the check page's runtime served from the site (site/check_archive.py). A one-line
+    problem, or None."""
+    if pyodide is None:
+        return None
+    from neuron_compat.site.check_archive import ArchiveError, self_hosted_runtime
 
-    from neuron_compat.check.compiled_view import CompiledRegistry
-    from neuron_compat.commands.check_page import page_lists
-    from neuron_compat.site.check_archive import ArchiveError, check_page_files
-    from neuron_compat.site.pages.api import REGISTRY_JSON
-
-    document = json.loads(files[REGISTRY_JSON])
     try:
-        files.update(check_page_files(document, page_lists(CompiledRegistry(document)), pyodide))
+        files.update(self_hosted_runtime(files, pyodide))
     except (ArchiveError, OSError) as error:
         return str(error)
     return None

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "neuron_compat"
-ENTRY = ("neuron_compat.commands.check_page", ("check_answer", "explain_answer", "page_lists"))
-"""The module and the functions of it the check page calls (the JSON of `check --json` and the table's lines,
-`explain --json`, and the choices of the page's controls)."""
+ENTRY = ("neuron_compat.commands.check_page", ("check_answer", "explain_answer"))
+"""The module and the functions of it the check page calls (the JSON of `check --json` and the table's lines, and
+`explain --json`)."""
 
 ARCHIVE = "api/check/python.zip"
 """Where `neuron-compat site` writes the archive, beside the check page's registry document."""
@@ -251,34 +251,67 @@ def probe_file(model_type: str) -> str | None:
     return f"{CHECK_API}probe/{model_type}.json" if _SAFE_NAME.fullmatch(model_type) else None
 
 
-def check_page_files(document: dict[str, Any], lists: dict[str, list[str]], pyodide: Path | None
-                     ) -> dict[str, bytes]:
-    """The check page's files: its registry document (without what it reads from elsewhere), the configurations,
-    one probe file per model type, the known issues, the archive of the check path, `runtime.json` (where each is,
-    with integrity hashes, and the controls' choices) and, with `pyodide`, the runtime itself."""
-    def dump(data: Any) -> bytes:
-        return (json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+def page_lists(document: dict[str, Any]) -> dict[str, list[str]]:
+    """The choices of the check page's controls, from the code `check` validates its flags with."""
+    from neuron_compat.check.fit import FIT_DEFAULTS
+    from neuron_compat.check.resolver import WORKLOADS
+    from neuron_compat.contract.versions import version_key
+    from neuron_compat.contract.vocabulary import Task
+    from neuron_compat.sizing.bytes import DTYPE_BYTES
+    from neuron_compat.views.recommendation import HARDWARE_ORDER
 
+    instances = document.get("instances") or {}
+    return {
+        "releases": sorted((str(r["version"]) for r in document.get("releases") or []), key=version_key, reverse=True),
+        "stacks": [str(s["id"]) for s in document.get("stacks") or []],
+        "workloads": list(WORKLOADS),
+        "hardware": list(HARDWARE_ORDER),
+        "tasks": [t.value for t in Task],
+        "dtypes": list(DTYPE_BYTES),
+        "default_dtype": [str(FIT_DEFAULTS["dtype"])],
+        "instances": [str(i.get("name")) for i in instances.get("instances") or []],
+    }
+
+
+RUNTIME_JSON = f"{CHECK_API}runtime.json"
+
+
+def _dump(data: Any) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+
+
+def check_page_files(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The check page's files, from the registry document of the tree (api/registry.json): its own registry
+    document (without what it reads from elsewhere), the configurations, one probe file per model type, the known
+    issues, the archive of the check path and `runtime.json` (where each is, with integrity hashes, the runtime on
+    jsDelivr, and the controls' choices). Raises ArchiveError when the check path cannot run in the page."""
+    from neuron_compat.site.pages.api import REGISTRY_JSON
+
+    document = json.loads(tree[REGISTRY_JSON])
     files: dict[str, bytes] = {
-        f"{CHECK_API}registry.json": dump({k: v for k, v in document.items() if k not in LEFT_OUT}),
-        f"{CHECK_API}configurations.json": dump(document.get("configurations") or []),
-        f"{CHECK_API}known-issues.json": dump(document.get("known_issues") or []),
+        f"{CHECK_API}registry.json": _dump({k: v for k, v in document.items() if k not in LEFT_OUT}),
+        f"{CHECK_API}configurations.json": _dump(document.get("configurations") or []),
+        f"{CHECK_API}known-issues.json": _dump(document.get("known_issues") or []),
         ARCHIVE: archive_bytes(),
     }
     probe = document.get("probe") or {}
     for model_type, result in sorted((probe.get("probes") or {}).items()):
         path = probe_file(model_type)
         if path is not None:
-            files[path] = dump(result)
-    if pyodide is not None:
-        for name, data in runtime_files(pyodide).items():
-            files[SELF_HOSTED + name] = data
+            files[path] = _dump(result)
     runtime = {
-        "pyodide": {"version": PYODIDE_VERSION, "url": f"../../{SELF_HOSTED}" if pyodide is not None else PYODIDE_CDN,
-                    "integrity": PYODIDE_FILES},
-        "files": {path.removeprefix(CHECK_API): integrity(data) for path, data in files.items()
-                  if path.startswith(CHECK_API) and "/probe/" not in path},
-        "lists": lists,
+        "pyodide": {"version": PYODIDE_VERSION, "url": PYODIDE_CDN, "integrity": PYODIDE_FILES},
+        "files": {path.removeprefix(CHECK_API): integrity(data) for path, data in files.items() if "/probe/" not in path},
+        "lists": page_lists(document),
     }
-    files[f"{CHECK_API}runtime.json"] = dump(runtime)
+    files[RUNTIME_JSON] = _dump(runtime)
+    return files
+
+
+def self_hosted_runtime(tree: dict[str, bytes], folder: Path) -> dict[str, bytes]:
+    """`--pyodide DIR`: the runtime's files under assets/pyodide/ and runtime.json pointing there."""
+    files = {SELF_HOSTED + name: data for name, data in runtime_files(folder).items()}
+    runtime = json.loads(tree[RUNTIME_JSON])
+    runtime["pyodide"]["url"] = f"../../{SELF_HOSTED}"
+    files[RUNTIME_JSON] = _dump(runtime)
     return files
