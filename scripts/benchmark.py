@@ -13,6 +13,8 @@ Parts (each prints why it is skipped when the feature it measures is missing):
            median of >= 7 interleaved (target <= 4x); and over the largest synthetic registry
   sizes    family page HTML, api/registry.json and the search index at each N
   browser  the matrix filter's time per keystroke at the largest N in chromium          (target < 100 ms)
+  checkpage  the check page on registry/: bytes on a first and a return visit, time to the first answer with a
+           cold cache (target <= 5 s) and another answer on the loaded page (target <= 0.5 s), in chromium
 
 The synthetic registry uses the real releases.yaml, stacks.yaml, instances.yaml and capabilities/, N families with realistic
 statements (several stacks, ranges, notes, constraints, two sources each), a transformers snapshot listing
@@ -586,10 +588,135 @@ def bench_browser(report: Report, built: dict[int, Path]) -> None:
                f"{worst:.0f} ms", "< 100 ms (+150 ms input debounce)", worst < 100)
 
 
+# --- the check page (issue 33): bytes and time to first answer in chromium -------------------------
+
+
+PYODIDE_CACHE = ROOT / ".cache" / "pyodide" / "package"
+"""Where .ci/run unpacks the pinned npm package pyodide ($NEURON_COMPAT_PYODIDE_DIR overrides it)."""
+
+CHECK_PAGE_CONFIG = ROOT / "tests" / "fixtures" / "configs" / "llama-3.1-8b.json"
+
+
+def _counting_server(site: Path) -> tuple[Any, dict[str, int], str]:
+    """A loopback server of `site` that lets the browser cache for a day (as a published site would) and counts
+    the bytes it sends: raw, and gzip-compressed as a static host (or jsDelivr) sends text and wasm."""
+    import gzip
+    import http.server
+    import threading
+
+    sent = {"raw": 0, "gzip": 0, "requests": 0}
+
+    class Counting(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
+                          ".wasm": "application/wasm", ".mjs": "text/javascript"}
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(site), **kwargs)
+
+        def end_headers(self) -> None:
+            self.send_header("Cache-Control", "max-age=86400")
+            super().end_headers()
+
+        def copyfile(self, source: Any, outputfile: Any) -> None:
+            data = source.read()
+            sent["raw"] += len(data)
+            sent["gzip"] += len(data) if self.path.endswith((".zip", ".png")) else len(gzip.compress(data, 6))
+            sent["requests"] += 1
+            outputfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, sent, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def _first_answer(page: Any, url: str, config: str) -> tuple[float, float]:
+    """(ms from navigation to the answer, ms from the click to the answer) on the check page."""
+    started = time.perf_counter()
+    page.goto(url + "check/", wait_until="load")
+    page.wait_for_selector("#nc-check[data-ready=yes]", timeout=120_000)
+    page.fill("#nc-check-config", config)
+    clicked = time.perf_counter()
+    page.click("#nc-check-run")
+    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", timeout=120_000)
+    done = time.perf_counter()
+    return (done - started) * 1000, (done - clicked) * 1000
+
+
+def bench_check_page(report: Report, work: Path) -> None:
+    """The check page on the real registry: bytes sent on a first visit and on a return (a day's cache), and the
+    time to the first answer with a cold cache and on the return visit, then a second answer on the same page."""
+    reason = _site_missing()
+    if reason or not Path("/usr/bin/chromium").exists():
+        report.skipped.append(f"checkpage: {reason or '/usr/bin/chromium is not installed'}")
+        return
+    docs, out = work / "docs-checkpage", work / "site-checkpage"
+    pyodide = Path(os.environ.get("NEURON_COMPAT_PYODIDE_DIR") or PYODIDE_CACHE)
+    command = [sys.executable, "-m", "neuron_compat.cli", "site", "-q", "--registry", str(BASE_REGISTRY),
+               "--pages", str(ROOT / "site"), "--out", str(docs)]
+    help_text = subprocess.run([*command[:4], "--help"], capture_output=True, text=True, cwd=ROOT,
+                               env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout
+    if "--pyodide" in help_text:
+        if not (pyodide / "pyodide.mjs").is_file():
+            report.skipped.append(f"checkpage: no Pyodide at {pyodide} (.ci/run installs it)")
+            return
+        command += ["--pyodide", str(pyodide)]
+    built = subprocess.run(command, capture_output=True, text=True, cwd=ROOT,
+                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    if built.returncode != 0:
+        report.skipped.append(f"checkpage: neuron-compat site failed: {built.stderr[-300:]}")
+        return
+    engine = mkdocs_build(docs, out)
+    if engine.returncode != 0:
+        report.skipped.append(f"checkpage: mkdocs build failed: {engine.stderr[-300:]}")
+        return
+    from playwright.sync_api import sync_playwright
+
+    config = CHECK_PAGE_CONFIG.read_text(encoding="utf-8")
+    server, sent, url = _counting_server(out)
+    try:
+        with sync_playwright() as playwright:
+            # a profile on disk, as a visitor's browser has: an in-memory profile does not keep a 9.6 MB file;
+            # no routing either (Playwright's routing turns the HTTP cache off)
+            context = playwright.chromium.launch_persistent_context(
+                str(work / "chromium-profile"), executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            page = context.new_page()
+            cold = _first_answer(page, url, config)
+            first = dict(sent)
+            page.fill("#nc-check-batch", "2")
+            started = time.perf_counter()
+            page.evaluate("document.getElementById('nc-check-result').removeAttribute('data-status')")
+            page.click("#nc-check-run")
+            page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", timeout=60_000)
+            again = (time.perf_counter() - started) * 1000
+            page.close()
+            page = context.new_page()
+            warm = _first_answer(page, url, config)
+            context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    returned = {key: sent[key] - first[key] for key in sent}
+    mb = 1024 * 1024
+    report.add("checkpage", "first visit + first answer: bytes sent (raw / gzip)",
+               f"{first['raw'] / mb:.2f} / {first['gzip'] / mb:.2f} MB")
+    report.add("checkpage", "return visit + first answer: bytes sent (raw / gzip)",
+               f"{returned['raw'] / 1024:.0f} / {returned['gzip'] / 1024:.0f} KB")
+    report.add("checkpage", "cold cache: first answer from the click / from navigation",
+               f"{cold[1] / 1000:.2f} / {cold[0] / 1000:.2f} s", "<= 5 s", cold[1] <= 5000)
+    report.add("checkpage", "return visit (warm cache): first answer from the click / navigation",
+               f"{warm[1] / 1000:.2f} / {warm[0] / 1000:.2f} s")
+    report.add("checkpage", "warm: another answer on the same page (Python loaded)", f"{again / 1000:.2f} s",
+               "<= 0.5 s", again <= 500)
+
+
 # --- main ---------------------------------------------------------------------------------------------
 
 
-PARTS = ("loader", "site", "real", "check", "sizes", "browser")
+PARTS = ("loader", "site", "real", "check", "sizes", "browser", "checkpage")
 
 
 def machine() -> str:
@@ -648,6 +775,8 @@ def main(argv: list[str] | None = None) -> int:
             attempt("sizes", lambda: bench_sizes(report, built))
         if "browser" in parts:
             attempt("browser", lambda: bench_browser(report, built))
+        if "checkpage" in parts:
+            attempt("checkpage", lambda: bench_check_page(report, work))
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

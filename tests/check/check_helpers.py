@@ -53,8 +53,8 @@ def verdict_of(result: subprocess.CompletedProcess) -> dict:
 
 
 def without_origin(document: dict) -> dict:
-    """`check --json` without what only the command adds: `registry`, `known_issues` and `tested_configurations` (the check page
-    does not list tested configurations yet; the site's Tested configurations page does)."""
+    """`check --json` without what only the command adds: `registry` (where the data came from), `known_issues` and
+    `tested_configurations` (checked apart)."""
     origin = document.pop("registry")
     assert set(origin) == {"chosen_by", "kind", "location", "data_version", "from_cache", "note"}, origin
     tested = document.pop("tested_configurations")
@@ -66,15 +66,36 @@ def without_origin(document: dict) -> dict:
 
 
 
-def build_site(registry: Path, output: Path) -> subprocess.CompletedProcess:
-    """`neuron-compat site` then `mkdocs build --strict` against `registry`, as tests/site does it."""
-    from engine_build import build_site as build
+def build_site(registry: Path, output: Path, pyodide: Path | None = None) -> subprocess.CompletedProcess:
+    """`neuron-compat site` (with `--pyodide DIR` when given) then `mkdocs build --strict` against `registry`."""
+    from engine_build import PAGES, _env, mkdocs_build
 
-    return build(registry, output)
+    docs = output.parent / f"{output.name}-docs"
+    command = [sys.executable, "-m", "neuron_compat.cli", "site", "--registry", str(registry), "--pages", str(PAGES),
+               "--out", str(docs), *(["--pyodide", str(pyodide)] if pyodide else [])]
+    tree = subprocess.run(command, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300, check=False)
+    return tree if tree.returncode != 0 else mkdocs_build(docs, output)
+
+
+PYODIDE_CACHE = ROOT / ".cache" / "pyodide" / "package"
+"""Where .ci/run unpacks the pinned npm package `pyodide` ($NEURON_COMPAT_PYODIDE_DIR overrides it)."""
+
+
+def pyodide_dir() -> Path:
+    """The pinned Pyodide runtime the check page's browser tests serve (offline). Skipped locally without it;
+    CI must have it (.ci/run installs it)."""
+    import pytest
+
+    folder = Path(os.environ.get("NEURON_COMPAT_PYODIDE_DIR") or PYODIDE_CACHE)
+    if not (folder / "pyodide.mjs").is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"no Pyodide at {folder}: CI must install it (.ci/run: npm pack pyodide)")
+        pytest.skip(f"no Pyodide at {folder} (.ci/run installs the pinned npm package there)")
+    return folder
 
 
 def node_executable() -> str:
-    """The `node` that runs check.js outside the browser. Skipped locally without it; CI must have it."""
+    """The `node` that runs the matrix's script outside the browser. Skipped locally without it; CI must have it."""
     import shutil
 
     import pytest
@@ -83,5 +104,5 @@ def node_executable() -> str:
     if node is None:
         if os.environ.get("CI"):
             pytest.fail("node is missing: CI must install it (apt-get install nodejs)")
-        pytest.skip("node is not installed; the check.js parity tests need it")
+        pytest.skip("node is not installed; the matrix parity tests need it")
     return node

@@ -50,10 +50,10 @@ def check_site(tmp_path_factory):
     The site tests' `built_site` uses a different registry (and its fixtures are not visible from here); this
     build takes about 4 s and gives the check page every family the fixture configs need.
     """
-    from check_helpers import CHECK_REGISTRY, build_site
+    from check_helpers import CHECK_REGISTRY, build_site, pyodide_dir
 
     output = tmp_path_factory.mktemp("check-site") / "out"
-    result = build_site(CHECK_REGISTRY, output)
+    result = build_site(CHECK_REGISTRY, output, pyodide_dir())
     assert result.returncode == 0, result.stderr
     return output
 
@@ -65,6 +65,9 @@ def check_site_url(check_site):
     import threading
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
+                          ".wasm": "application/wasm", ".mjs": "text/javascript"}
+
         def log_message(self, *args) -> None:
             pass
 

@@ -1,13 +1,22 @@
-"""The site's check page in a real chromium: paste a real config, read the verdict; it equals `check --json`."""
+"""The site's check page in a real chromium, offline (the pinned Pyodide served from the test site): it runs the
+package's own Python, so for every pasted fixture config and a fuzzed set its JSON is `check --json`'s and its text
+is the table `check` prints; bad input gets `check`'s one-line error, and a worker that overruns is stopped."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+from pathlib import Path
 
 import pytest
-from check_helpers import CHECK_REGISTRY, CONFIGS, ROOT, run_check, verdict_of
+from check_helpers import CHECK_REGISTRY, CONFIG_FILES, CONFIGS, ROOT
+
+from neuron_compat.cli import main
 
 pytestmark = pytest.mark.browser
+
+SITE_JS = ROOT / "site" / "assets" / "javascripts"
 
 
 def open_check_page(page, base: str, query: str = "") -> None:
@@ -15,89 +24,147 @@ def open_check_page(page, base: str, query: str = "") -> None:
     page.wait_for_selector("#nc-check[data-ready=yes]", timeout=15000)
 
 
-def paste_and_check(page, text: str, release: str = "", stack: str = "", workload: str = "") -> None:
+def ask(page, text: str, **choices: str) -> None:
+    """Paste `text`, set the controls (release, stack, workload, task, instance, batch, seq_len), press Check and
+    wait for the answer (Python loads on the first one)."""
     page.fill("#nc-check-config", text)
-    page.select_option("#nc-check-release", release)
-    page.select_option("#nc-check-stack", stack)
-    page.select_option("#nc-check-workload", workload)
+    for name in ("release", "stack", "workload", "hardware", "task", "instance", "dtype"):
+        page.select_option(f"#nc-check-{name}", choices.get(name, ""))
+    for name in ("batch", "seq-len"):
+        page.fill(f"#nc-check-{name}", choices.get(name.replace("-", "_"), ""))
+    page.evaluate("document.getElementById('nc-check-result').removeAttribute('data-status')")
     page.click("#nc-check-run")
-    page.wait_for_selector("#nc-check-result[data-status]")
+    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", timeout=120_000)
 
 
-@pytest.mark.parametrize(("name", "flags", "choices"), [
-    ("llama-3.1-8b.json", [], {}),
-    ("gpt-oss-20b.json", [], {}),
-    ("gemma-3-4b-it.json", [], {}),
-    ("sdxl-base-1.0-model_index.json", [], {}),
-    ("mistral-7b-v0.1.json", ["--neuron", "2.20.0"], {"release": "2.20.0"}),
-    ("llama-3.1-8b.json", ["--stack", "optimum-neuron", "--workload", "training"],
-     {"stack": "optimum-neuron", "workload": "training"}),
-])
-def test_pasted_config_gives_the_cli_verdict(check_page, check_site_url, name, flags, choices):
-    page = check_page
-    open_check_page(page, check_site_url)
-    paste_and_check(page, (CONFIGS / name).read_text(encoding="utf-8"), **choices)
+def cli(config: Path, *flags: str) -> tuple[int, str, str]:
+    """`neuron-compat check CONFIG FLAGS --registry <the check registry>`, in this process: (exit, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["check", str(config), *flags, "--registry", str(CHECK_REGISTRY)])
+    return code, out.getvalue(), err.getvalue()
+
+
+def shown_json(page) -> dict:
+    document = json.loads(page.locator("#nc-check-result details pre").text_content())
+    origin = document.pop("registry")
+    assert origin["chosen_by"] == "the check page" and origin["location"].endswith("api/check/registry.json")
+    return document
+
+
+def without_registry(text: str) -> dict:
+    document = json.loads(text)
+    document.pop("registry")
+    return document
+
+
+def table_body(text: str) -> list[str]:
+    """The table `check` prints without its first line (the file's name) and its `registry:` line."""
+    lines = text.rstrip("\n").split("\n")
+    return [line for line in lines[1:] if not line.startswith("  registry: ")]
+
+
+def assert_same_answer(page, config: Path, flags: list[str], choices: dict[str, str]) -> None:
+    ask(page, config.read_text(encoding="utf-8"), **choices)
+    code, out, err = cli(config, "--json", *flags)
     result = page.locator("#nc-check-result")
-    cli = verdict_of(run_check(str(CONFIGS / name), "--json", *flags))
-    assert result.get_attribute("data-status") == cli["status"]
-    assert result.get_attribute("data-exit-code") == str(cli["exit_code"])
-    assert page.locator("#nc-check-result .nc-check-summary").inner_text().endswith(cli["summary"])
-    shown = json.loads(page.locator("#nc-check-result details pre").text_content())
-    assert shown == cli
-    rows = page.eval_on_selector_all("#nc-check-result tbody tr[data-stack]",
-                                     "rows => rows.map(r => [r.dataset.stack, r.dataset.workload, "
-                                     "r.querySelector('.nc-verdict').textContent])")
-    assert rows == [[a["stack"], a["workload"], a["display_status"]] for a in cli["answers"]]
+    if not out:
+        assert result.get_attribute("data-status") == "error", (config.name, flags)
+        said = page.locator("#nc-check-result .nc-check-error").inner_text()
+        assert err.strip() == "neuron-compat check: " + said.replace("pasted text", str(config)), config.name
+        assert result.get_attribute("data-exit-code") == str(code)
+        return
+    assert shown_json(page) == without_registry(out), (config.name, flags)
+    assert result.get_attribute("data-exit-code") == str(code)
+    _, table, _ = cli(config, *flags)
+    text = page.locator("#nc-check-result pre.nc-check-text").text_content()
+    assert text.split("\n")[0] == "pasted text"
+    assert table_body(text) == table_body(table), (config.name, flags)
+    assert page.locator(".nc-check-exit").inner_text().startswith(f"neuron-compat check would exit {code}: ")
+
+
+def test_every_fixture_config_gives_the_cli_json_and_table(check_page, check_site_url):
+    page = check_page
+    open_check_page(page, check_site_url)
+    assert page.locator("#nc-check-result").inner_text() == ""  # Python is not loaded before the first question
+    for config in CONFIG_FILES:
+        assert_same_answer(page, config, [], {})
     assert page.errors == []
 
 
-def test_the_fit_section_shows_the_cli_numbers(check_page, check_site_url, artifacts_dir):
+@pytest.mark.parametrize(("flags", "choices"), [
+    (["--neuron", "2.20.0"], {"release": "2.20.0"}),
+    (["--stack", "optimum-neuron", "--workload", "training"], {"stack": "optimum-neuron", "workload": "training"}),
+    (["--task", "feature-extraction"], {"task": "feature-extraction"}),
+    (["--batch", "4", "--seq-len", "32768", "--instance", "inf2.48xlarge"],
+     {"batch": "4", "seq_len": "32768", "instance": "inf2.48xlarge"}),
+    (["--hardware", "trn2", "--dtype", "fp8"], {"hardware": "trn2", "dtype": "fp8"}),
+])
+def test_the_controls_are_the_cli_flags(check_page, check_site_url, flags, choices):
     page = check_page
     open_check_page(page, check_site_url)
-    page.fill("#nc-check-batch", "4")
-    page.fill("#nc-check-seq-len", "32768")
-    page.select_option("#nc-check-instance", "inf2.48xlarge")
-    paste_and_check(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
-    cli = verdict_of(run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--batch", "4", "--seq-len", "32768",
-                               "--instance", "inf2.48xlarge"))
-    shown = json.loads(page.locator("#nc-check-result details pre").text_content())
-    assert shown == cli
-    fit = cli["fit"]
-    parameters = page.locator(".nc-check-fit-facts li[data-parameters]")
-    assert parameters.get_attribute("data-parameters") == str(fit["parameters"])
-    rows = page.eval_on_selector_all(".nc-check-fit-table tbody tr[data-instance]",
-                                     "rows => rows.map(r => [r.dataset.instance, r.dataset.fits, "
-                                     "r.children[2].textContent])")
-    assert rows == [[e["name"], str(e["fits"]).lower(), str(e["degree"])] for e in fit["instances"]]
-    assert "activations and intermediate tensors" in page.locator(".nc-check-fit-assumed").inner_text()
-    page.screenshot(path=str(artifacts_dir / "check-page-fit.png"), full_page=True)
+    for name in ("llama-3.1-8b.json", "qwen3-8b.json"):
+        assert_same_answer(page, CONFIGS / name, flags, choices)
     assert page.errors == []
 
 
-def test_caveats_are_listed_under_their_row(check_page, check_site_url, artifacts_dir):
+def test_fuzzed_configs_give_the_cli_answer_or_its_error(check_page, check_site_url, tmp_path):
+    from test_check_fit import fuzzed_configs
+
     page = check_page
     open_check_page(page, check_site_url)
-    paste_and_check(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
-    nxd = page.locator("#nc-check-result tbody tr[data-stack=nxd-inference]")
-    assert "beyond the 8192 tokens" in nxd.locator("xpath=following-sibling::tr[1]").inner_text()
-    assert nxd.locator("xpath=following-sibling::tr[1]").get_attribute("class") == "nc-check-caveat-row"
-    link = nxd.locator("a").first
-    assert link.get_attribute("href").endswith("/families/llama/#nxd-inference-inference")
-    page.screenshot(path=str(artifacts_dir / "check-page-llama.png"), full_page=True)
-
-
-def test_errors_are_one_line_and_the_page_keeps_working(check_page, check_site_url):
-    page = check_page
-    open_check_page(page, check_site_url)
-    paste_and_check(page, '{"model_type": "llama",')
-    assert page.locator("#nc-check-result").get_attribute("data-status") == "error"
-    assert page.locator(".nc-check-error").inner_text().startswith("pasted text: malformed JSON")
-    paste_and_check(page, '{"tokenizer_class": "LlamaTokenizer"}')
-    assert page.locator(".nc-check-error").inner_text() == (
-        "not a transformers config.json or a diffusers model_index.json (no model_type, architectures or _class_name)")
-    paste_and_check(page, (CONFIGS / "bert-base-uncased.json").read_text(encoding="utf-8"))
-    assert page.locator("#nc-check-result").get_attribute("data-status") == "supported"
+    configs = fuzzed_configs(40, seed=33)[-40:]
+    for index, config in enumerate(configs):
+        path = tmp_path / f"fuzzed-{index}.json"
+        path.write_text(json.dumps(config), encoding="utf-8")
+        assert_same_answer(page, path, [], {})
     assert page.errors == []
+
+
+BAD_INPUT = {
+    "not JSON": "model_type: llama",
+    "truncated": '{"model_type": "llama",',
+    "no keys": '{"tokenizer_class": "LlamaTokenizer"}',
+    "deep": "[" * 900 + "]" * 900,
+    "deep object": '{"model_type": "llama", "x": ' + '{"a": ' * 900 + "1" + "}" * 900 + "}",
+    "proto": '{"__proto__": {"polluted": 1}, "constructor": {"prototype": 1}, "model_type": "llama"}',
+    "strings": '{"model_type": "llama", "hidden_size": "4096", "num_hidden_layers": "32", "vocab_size": "x"}',
+    "nan": '{"model_type": "llama", "hidden_size": NaN}',
+}
+
+
+def test_bad_input_gets_the_cli_error_and_the_page_keeps_working(check_page, check_site_url, tmp_path):
+    page = check_page
+    open_check_page(page, check_site_url)
+    for name, text in BAD_INPUT.items():
+        path = tmp_path / "config.json"
+        path.write_text(text, encoding="utf-8")
+        assert_same_answer(page, path, [], {})
+        assert page.evaluate("({}).polluted === undefined && Object.prototype.polluted === undefined"), name
+    # 50 MB: refused by size, as `check` refuses the file, and the tab stays responsive
+    big = '{"model_type": "llama", "pad": "' + "x" * (50 * 1024 * 1024) + '"}'
+    page.evaluate("text => { const box = document.getElementById('nc-check-config'); box.value = text; }", big)
+    page.evaluate("document.getElementById('nc-check-result').removeAttribute('data-status')")
+    page.click("#nc-check-run")
+    page.wait_for_selector("#nc-check-result[data-status=error]", timeout=120_000)
+    path = tmp_path / "big.json"
+    path.write_text(big, encoding="utf-8")
+    _, _, err = cli(path)
+    said = page.locator(".nc-check-error").inner_text()
+    assert err.strip() == "neuron-compat check: " + said.replace("pasted text", str(path))
+    assert "too large" in said
+    assert_same_answer(page, CONFIGS / "bert-base-uncased.json", [], {})
+    assert page.errors == []
+
+
+def test_a_worker_that_overruns_is_stopped_and_the_page_says_so(check_page, check_site_url):
+    page = check_page
+    open_check_page(page, check_site_url)
+    page.evaluate("document.getElementById('nc-check').setAttribute('data-limit-ms', '50')")
+    ask(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
+    assert "the Python worker was stopped" in page.locator(".nc-check-error").inner_text()
+    page.evaluate("document.getElementById('nc-check').removeAttribute('data-limit-ms')")
+    assert_same_answer(page, CONFIGS / "llama-3.1-8b.json", [], {})  # a new worker answers
 
 
 def test_config_text_is_shown_as_text_and_never_runs(check_page, check_site_url):
@@ -105,23 +172,35 @@ def test_config_text_is_shown_as_text_and_never_runs(check_page, check_site_url)
     open_check_page(page, check_site_url)
     hostile = {"model_type": "<img src=x onerror=window.__pwned=1>", "architectures": ["<script>window.__pwned=2</script>"],
                "attn_implementation": "<b onmouseover=window.__pwned=3>x</b>"}
-    paste_and_check(page, json.dumps(hostile))
+    ask(page, json.dumps(hostile))
     assert page.evaluate("window.__pwned === undefined")
     assert page.locator("#nc-check-result img, #nc-check-result script, #nc-check-result b").count() == 0
     assert "<img src=x onerror=window.__pwned=1>" in page.locator("#nc-check-result").inner_text()
+
+
+def test_the_explain_box_gives_explain_json(check_page, check_site_url):
+    page = check_page
+    open_check_page(page, check_site_url)
+    error = "RuntimeError: NCC_EVRF009 something failed"
+    page.fill("#nc-explain-text", error)
+    page.click("#nc-explain-run")
+    page.wait_for_selector("#nc-explain-result[data-exit-code]", timeout=120_000)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["explain", error, "--json", "--registry", str(CHECK_REGISTRY)])
+    shown = json.loads(page.locator("#nc-explain-result details pre").text_content())
+    expected = json.loads(out.getvalue())
+    assert {k: v for k, v in shown.items() if k != "registry"} == {k: v for k, v in expected.items() if k != "registry"}
+    assert page.locator("#nc-explain-result").get_attribute("data-exit-code") == str(code)
 
 
 def test_hub_id_from_the_home_page_is_offered_with_a_link(check_page, check_site_url):
     page = check_page
     open_check_page(page, check_site_url, "?q=Qwen%2FQwen3-8B")
     assert page.input_value("#nc-check-hub-id") == "Qwen/Qwen3-8B"
-    # Material opens its search dialog for ?q= too; the page closes it again so the form can be used, and
-    # Material, closing it, drops q from the address
+    # Material opens its search dialog for ?q= too; the page closes it again so the form can be used
     page.wait_for_function("!new URLSearchParams(location.search).has('q')", timeout=10_000)
     assert page.evaluate("document.querySelector('input[data-md-toggle=search]').checked") is False
-    assert page.input_value("input.md-search__input") == ""
-    paste_and_check(page, (CONFIGS / "qwen3-8b.json").read_text(encoding="utf-8"))
-    assert page.locator("#nc-check-result").get_attribute("data-status") == "supported"
     link = page.locator("#nc-check-hub-hint a")
     assert link.get_attribute("href") == "https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json"
     page.click("#nc-check-fetch")  # the Hub is unreachable from the test browser: the page says what to do
@@ -131,16 +210,27 @@ def test_hub_id_from_the_home_page_is_offered_with_a_link(check_page, check_site
     assert "is not a valid Hub repo id" in page.locator("#nc-check-hub-hint").inner_text()
 
 
-def test_the_page_reads_the_registry_json_it_is_published_with(check_site):
-    published = json.loads((check_site / "api" / "registry.json").read_text(encoding="utf-8"))
+def test_the_page_downloads_what_it_reads_and_checks_it(check_site):
     from neuron_compat.publishing.registry_document import registry_to_json
     from neuron_compat.rules.validation import validate_registry
+    from neuron_compat.site.check_archive import LEFT_OUT, PYODIDE_FILES, integrity
 
+    published = json.loads((check_site / "api" / "registry.json").read_text(encoding="utf-8"))
     assert published == json.loads(json.dumps(registry_to_json(validate_registry(CHECK_REGISTRY).registry)))
+    api = check_site / "api" / "check"
+    page_document = json.loads((api / "registry.json").read_text(encoding="utf-8"))
+    assert page_document == {k: v for k, v in published.items() if k not in LEFT_OUT}
+    runtime = json.loads((api / "runtime.json").read_text(encoding="utf-8"))
+    for name, expected in runtime["files"].items():
+        assert integrity((api / name).read_bytes()) == expected, name
+    for name, expected in PYODIDE_FILES.items():
+        assert integrity((check_site / "assets" / "pyodide" / name).read_bytes()) == expected
     html = (check_site / "check" / "index.html").read_text(encoding="utf-8")
-    # the config reader, then the resolver, then the fit, then the page, each published as it is in the repository
-    scripts = [f"../assets/javascripts/{name}.js" for name in ("check_config", "check_resolve", "check_fit", "check")]
-    tags = [html.index(f'<script src="{src}"></script>') for src in scripts]
-    assert tags == sorted(tags)
-    for path in sorted((ROOT / "site" / "assets" / "javascripts").glob("check*.js")):
-        assert (check_site / "assets" / "javascripts" / path.name).read_bytes() == path.read_bytes()
+    assert '<script src="../assets/javascripts/check.js"></script>' in html
+    assert "check_resolve" not in html and "check_fit" not in html
+
+
+def test_no_site_script_reimplements_check():
+    names = sorted(path.name for path in SITE_JS.glob("*.js"))
+    assert [n for n in names if n.startswith("check")] == ["check-worker.js", "check.js"]
+    assert sum(len(path.read_text(encoding="utf-8").splitlines()) for path in SITE_JS.glob("*.js")) <= 1300

@@ -1,4 +1,5 @@
-"""`neuron-compat check` on real published configs: the verdicts, and the site's check.js giving the same JSON."""
+"""`neuron-compat check` on real published configs: the verdicts, and the check page's entry point
+(commands/check_page.py, which the page runs in Pyodide) giving the same JSON and the same errors."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from check_helpers import (
     CONFIG_FILES,
     CONFIGS,
     ROOT,
-    node_executable,
     run_check,
     verdict_of,
     without_origin,
@@ -207,16 +207,24 @@ def test_variants_reach_each_rule(tmp_path):
     assert (code, verdict["nearest"]) == (4, ["sdxl"])
 
 
-# --- the site's check.js must give the same JSON ------------------------------------------------------------
+# --- the check page's entry point must give the same JSON ----------------------------------------------------
 
-def _js_verdicts(cases: list[dict]) -> list[dict]:
-    registry = registry_to_json(validate_registry(CHECK_REGISTRY).registry)
-    node = node_executable()
-    result = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
-                            input=json.dumps({"registry": registry, "cases": cases}),
-                            capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+def _page_answers(cases: list[dict], registry_root: Path = CHECK_REGISTRY) -> list[dict]:
+    """check_page.check_answer on each case, over the document the site publishes, as the page calls it."""
+    from neuron_compat.check.compiled_view import CompiledRegistry
+    from neuron_compat.commands.check_page import check_answer
+
+    registry = CompiledRegistry(json.loads(json.dumps(registry_to_json(validate_registry(registry_root).registry))))
+    answers = []
+    for case in cases:
+        options = dict(case.get("options") or {})
+        if "release" in options:
+            options["neuron"] = options.pop("release")
+        checkpoint = options.pop("checkpoint", None)
+        answer = check_answer(json.dumps(case["config"]), registry, options, "api/check/registry.json", checkpoint)
+        answers.append({"error": answer["error"]} if answer["error"] else
+                       {"verdict": without_origin(json.loads(answer["json"])), "lines": answer["lines"]})
+    return answers
 
 
 OPTION_SETS = [
@@ -251,7 +259,7 @@ def test_cli_and_site_give_the_same_json_on_every_fixture_and_variant(tmp_path):
     # and the real command on the plain fixtures, byte for byte through json
     for path, case in zip(CONFIG_FILES, cases[::len(OPTION_SETS)], strict=False):  # the variants follow
         assert verdict_of(run_check(str(path), "--json")) == expected[cases.index(case)]
-    results = _js_verdicts(cases)
+    results = _page_answers(cases)
     assert len(results) == len(expected) > 90
     for case, result, cli in zip(cases, results, expected, strict=True):
         assert "error" not in result, (case["name"], result.get("error"))
@@ -260,48 +268,45 @@ def test_cli_and_site_give_the_same_json_on_every_fixture_and_variant(tmp_path):
 
 def test_cli_and_site_refuse_the_same_inputs_with_the_same_words(tmp_path):
     bad = {"array": [1, 2], "no keys": {"hello": "world"}, "bad class": {"_class_name": 42}}
-    js = {r["name"]: r.get("error") for r in _js_verdicts([{"name": k, "config": v} for k, v in bad.items()])}
-    for name, config in bad.items():
-        path = tmp_path / "config.json"
+    page = [r.get("error") for r in _page_answers([{"config": v} for v in bad.values()])]
+    path = tmp_path / "config.json"
+    for config, said in zip(bad.values(), page, strict=True):
         path.write_text(json.dumps(config), encoding="utf-8")
         result = run_check(str(path))
         assert result.returncode == 1
-        assert result.stderr.strip().endswith(js[name]), (name, result.stderr, js[name])
-    js = _js_verdicts([{"name": "release", "config": {"model_type": "llama"}, "options": {"release": "9.9.9"}}])
+        assert result.stderr.strip() == f"neuron-compat check: {said}".replace("pasted text", str(path)), said
+    page = _page_answers([{"config": {"model_type": "llama"}, "options": {"release": "9.9.9"}}])
     cli = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--neuron", "9.9.9")
-    assert cli.returncode == 1 and cli.stderr.strip().endswith(js[0]["error"])
-    js = _js_verdicts([{"name": "hardware", "config": {"model_type": "llama"}, "options": {"hardware": "trn9"}}])
+    assert cli.returncode == 1 and cli.stderr.strip().endswith(page[0]["error"])
+    page = _page_answers([{"config": {"model_type": "llama"}, "options": {"hardware": "trn9"}}])
     cli = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--hardware", "trn9")
-    assert cli.returncode == 2 and cli.stderr.strip().endswith(js[0]["error"])
+    assert cli.returncode == 2 and cli.stderr.strip().endswith(page[0]["error"])
 
 
 def test_cli_and_site_agree_on_the_real_registry_too():
-    """registry/ is curated by others and changes: whatever it holds, both implementations read it the same way."""
+    """registry/ is curated by others and changes: whatever it holds, the page's entry answers as `check` does."""
     result = validate_registry(ROOT / "registry")
     if result.problems:
         pytest.skip("registry/ has validation problems right now")
     registry = registry_to_json(result.registry)
-    cases = []
+    cases: list[dict] = []
     for path in CONFIG_FILES:
         config = json.loads(path.read_text(encoding="utf-8"))
         for release in result.registry.release_versions[-6:]:
             cases.append({"name": f"{path.name}@{release}", "config": config, "options": {"release": release}})
-    node = node_executable()
-    js = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
-                        input=json.dumps({"registry": registry, "cases": cases}), capture_output=True, text=True,
-                        timeout=60, cwd=ROOT, check=False)
-    assert js.returncode == 0, js.stderr
+    page = _page_answers(cases, ROOT / "registry")
     from neuron_compat.check.config_facts import facts_from_config
     from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
     from neuron_compat.commands.check import answer_document
 
     stacks = [stack.id for stack in result.registry.stacks]
-    for case, answer in zip(cases, json.loads(js.stdout), strict=True):
+    for case, answer in zip(cases, page, strict=True):
         verdict = resolve(facts_from_config(case["config"]), result.registry, release=case["options"]["release"])
         expected = json.loads(json.dumps(answer_document(verdict, case["config"], registry["instances"], stacks,
                                                          FitOptions())))
-        assert answer.get("verdict") == expected, case["name"]
+        shown = {k: v for k, v in (answer.get("verdict") or {}).items() if k in expected}
+        assert shown == expected, case["name"]
 
 
 def test_json_output_follows_the_published_schema():
@@ -323,7 +328,7 @@ def test_no_model_is_bad_input():
 
 def test_scoped_constraints_apply_only_to_their_task_or_checkpoint():
     """qwen3's vLLM Neuron `--runner=pooling` is for Qwen3-Embedding: a Qwen3ForCausalLM config never hears of it;
-    --task feature-extraction or a Qwen3-Embedding repo id does. Python and the page's JS agree."""
+    --task feature-extraction or a Qwen3-Embedding repo id does; the check page's entry point says the same."""
     from neuron_compat.check.config_facts import facts_from_config
     from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
@@ -344,10 +349,5 @@ def test_scoped_constraints_apply_only_to_their_task_or_checkpoint():
     left_out = [[c["kind"] for a in v["answers"] for c in a["caveats"] if c["kind"] == "left-out"] for v in python]
     assert left_out[0] and left_out[1]  # each leaves out the other task's items and says so
     assert python[0]["task"] == "text-generation" and python[0]["task_from"] == "architectures"
-    node = node_executable()
-    js = subprocess.run([node, str(Path(__file__).with_name("run_check_js.js"))],
-                        input=json.dumps({"registry": registry_to_json(result.registry),
-                                          "cases": [{"name": str(o), "config": config, "options": o} for o in options]}),
-                        capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
-    assert js.returncode == 0, js.stderr
-    assert [r.get("verdict") for r in json.loads(js.stdout)] == python
+    page = _page_answers([{"config": config, "options": o} for o in options], ROOT / "registry")
+    assert [{k: v for k, v in r["verdict"].items() if k in p} for r, p in zip(page, python, strict=True)] == python

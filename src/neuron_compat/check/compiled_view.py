@@ -151,8 +151,7 @@ def document_problem(document: dict[str, Any]) -> str | None:
     Checks the format, then validates releases, stacks and families against the data contract (the
     pydantic models: imported here, only for documents that did not come from this package), then the
     cross-file rules a document can break (check/document_rules.py: duplicates, since before until). The
-    `check_tables` section is left out: `check` never reads it (the site's check page reads its own site's), and
-    a document written by an older or newer neuron-compat of the same format may carry other tables.
+    `check_tables` section that sites before the Pyodide check page published is left out: nothing reads it.
     """
     fmt = document.get("format")
     if isinstance(fmt, bool) or not isinstance(fmt, int):

@@ -4,8 +4,7 @@ A checkpoint's config is free-form JSON written by many versions of transformers
 reduces it to `ModelConfigFacts`: the family keys (model_type, architectures, pipeline class) and the settings
 that statements constrain (dtype, attention implementation, quantization, context length, remote code).
 
-The same normalisation runs in the browser (site/assets/javascripts/check_config.js, `normaliseConfig`); the tests
-run both on every fixture and require identical output, so change them together.
+The site's check page runs this module in the browser (Pyodide) on a pasted config.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The exit codes of the commands: the one table of them (the check page reads `EXIT_FOR_STATUS` through the
-compiled document's check_tables, so it reports what `check` would exit with)."""
+"""The exit codes of the commands: the one table of them (the check page runs `check`'s own code, so it reports
+what `check` would exit with)."""
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1  # bad input: a registry problem, a bad file, JSON, release or stack

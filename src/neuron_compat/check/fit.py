@@ -2,8 +2,8 @@
 whether weights + KV cache fit in device memory. Computed from the config (neuron_compat.sizing) and the compiled
 document's `instances` section; never stored. An estimate: FIT_NOT_COUNTED says what it leaves out.
 
-`check --json` carries `fit_document(...)` as its top-level `fit`; site/assets/javascripts/check_fit.js computes
-the same object in the browser, reading the constant tables below from the document's `check_tables`.
+`check --json` carries `fit_document(...)` as its top-level `fit`; the site's check page runs this module itself
+(Pyodide, site/check_archive.py).
 """
 
 from __future__ import annotations
@@ -263,18 +263,3 @@ def _kv_at(kv_per_token: int, heads: tuple[int, int] | None, degree: int) -> int
     if heads is None or kv_per_token % heads[1]:
         return kv_per_token
     return kv_per_token // heads[1] * _kv_heads_at(degree, heads[0], heads[1])
-
-
-def fit_tables() -> dict[str, Any]:
-    """The constants check_fit.js reads from the document's check_tables (see check/tables.py)."""
-    return {
-        "fit_defaults": dict(FIT_DEFAULTS),
-        "fit_max_batch": FIT_LIMITS["batch"],
-        "fit_max_seq_len": FIT_LIMITS["seq_len"],
-        "fit_kv_cache_dtypes": list(KV_CACHE_DTYPES),
-        "fit_not_counted": list(FIT_NOT_COUNTED),
-        "fit_estimate": FIT_ESTIMATE,
-        "fit_tp_rules": {stack: {**rule, "sources": list(rule["sources"])} for stack, rule in TP_RULES.items()},
-        "fit_tp_not_recorded": TP_NOT_RECORDED,
-        "fit_max_degree": MAX_DEGREE,
-    }

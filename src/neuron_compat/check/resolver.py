@@ -25,9 +25,8 @@ Pure: no I/O, no clock. The rules, in the order they apply:
 5. The overall `status` is the best answer's (views.answer.best; `unknown` without a family or an answer), and
    the summary says it: the question asked, scoped; exit codes: 0 supported, 3 partial, 4 otherwise.
 
-site/assets/javascripts/check_resolve.js implements the same rules for the site's check page; tests/check runs both
-on every fixture and requires the same JSON. Change them together. The statement fields an answer does not work
-out itself it carries as they are (`carried_fields`), so a new statement field needs no change in either.
+The site's check page runs this module in the browser (Pyodide, commands/check_page.py). The statement fields an
+answer does not work out itself it carries as they are (`carried_fields`), so a new statement field needs no change.
 """
 
 from __future__ import annotations
@@ -140,7 +139,7 @@ CARRIED_AFTER = "display_status"
 def carried_fields(names: Iterable[str]) -> list[str]:
     """Of a statement's field names, those an answer carries as they are: every one the answer does not work out
     itself (stack, hardware, status, attention, constraints, notes, sources, ...) and NOT_CARRIED does not leave
-    out. A new statement field is carried without a change here; check_resolve.js applies the same rule."""
+    out. A new statement field is carried without a change here."""
     return [name for name in names if name not in _OWN_FIELDS and name not in NOT_CARRIED]
 
 

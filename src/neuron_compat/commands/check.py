@@ -180,7 +180,7 @@ def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> 
 
 def verdict_document(verdict: Verdict) -> dict[str, Any]:
     """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
-    and what the site's check page shows (check_resolve.js checkDocument)."""
+    and what the site's check page shows (it runs this code, commands/check_page.py)."""
     from neuron_compat.check.resolver import insert_after
 
     return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})

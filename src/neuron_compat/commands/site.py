@@ -31,6 +31,10 @@ def run(args: argparse.Namespace) -> int:
     if tree.error:
         print(f"error: {tree.error}", file=sys.stderr)
         return EXIT_PROBLEMS
+    problem = _add_pyodide(tree.files, args.pyodide)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         replace_tree(args.out, tree.files, note={"generator": "neuron-compat site",
                                                   "source_date_epoch": tree.source_date_epoch})
@@ -40,6 +44,20 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"{args.out}: {len(tree.files)} files ({tree.families} families)", file=sys.stderr)
     return EXIT_OK
+
+
+def _add_pyodide(files: dict[str, bytes], pyodide: Path | None) -> str | None:
+    """With --pyodide DIR: the check page's runtime served from the site (site/check_archive.py). A one-line
+    problem, or None."""
+    if pyodide is None:
+        return None
+    from neuron_compat.site.check_archive import ArchiveError, self_hosted_runtime
+
+    try:
+        files.update(self_hosted_runtime(files, pyodide))
+    except (ArchiveError, OSError) as error:
+        return str(error)
+    return None
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,5 +74,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help="the hand-written pages and assets (default: ./site)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help="the documentation tree to write (default: ./build/docs, mkdocs.yml's docs_dir)")
+    parser.add_argument("--pyodide", type=Path, metavar="DIR",
+                        help="copy the Python runtime of the check page from DIR (the unpacked npm package "
+                        "pyodide at the pinned version) into the site, instead of loading it from jsDelivr")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     parser.set_defaults(handler=run)

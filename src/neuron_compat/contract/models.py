@@ -788,88 +788,6 @@ class CompiledFamily(Family):
         default_factory=list, description="The family's statements, each with its effective values.")
 
 
-class CheckTables(BaseModel):
-    """The constant tables of `neuron-compat check` (model_config.py, resolve.py, views.py), published so the
-    site's check page (site/assets/javascripts/check_*.js) ports only the logic, never a hand copy of them."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    verdict_format: int = Field(description="resolve.FORMAT: the `format` of the Verdict JSON.")
-    max_config_bytes: int = Field(description="model_config.MAX_CONFIG_BYTES: the largest config read.")
-    max_text: int = Field(description="Longest config string (code points) kept as a value; longer is ignored.")
-    dtype_names: dict[str, str] = Field(description="torch dtype names in configs -> registry dtype ids.")
-    quant_methods: dict[str, str] = Field(
-        description="quantization_config.quant_method values (lower case) -> registry quantization ids.")
-    context_keys: list[str] = Field(description="Config keys holding the context length, most trusted first.")
-    expert_keys: list[str] = Field(description="Config keys holding the number of MoE experts.")
-    experts_per_token_keys: list[str] = Field(description="Config keys holding the experts routed per token.")
-    shared_expert_keys: list[str] = Field(description="Config keys holding the number of shared experts.")
-    config_files: list[str] = Field(description="The config file names check reads from a model directory.")
-    workloads: list[str] = Field(description="resolve.WORKLOADS: the workloads asked when none is given.")
-    status_rank: dict[str, int] = Field(description="Verdict status -> rank; the overall status is the highest.")
-    exit_for_status: dict[str, int] = Field(description="Verdict status -> the exit code of `check`.")
-    requirement_kinds: list[str] = Field(
-        description="Constraint kinds that are requirements (flag, env, setting), sorted.")
-    nearest_limit: int = Field(description="How many nearest covered families an unknown model lists.")
-    not_carried: list[str] = Field(
-        description="resolve.NOT_CARRIED: statement keys an answer neither works out nor carries, sorted.")
-    carried_after: str = Field(description="The answer key its carried statement fields follow in its JSON.")
-    origin_labels: dict[str, str] = Field(
-        description="capabilities.ORIGIN_LABELS: how the origin of an answer's attention/dtypes is said.")
-    repo_id_pattern: str = Field(
-        description="hub_ids.REPO_ID_PATTERN: the characters and lengths of a Hub repo id (a whole-string match).")
-    sizing_families: dict[str, dict[str, Any]] = Field(
-        description="sizing.decoder.FAMILIES: RMSNorm decoder model types -> their layout (norms, biases, tying).")
-    sizing_generic_family: dict[str, Any] = Field(description="The layout assumed for an unknown model_type.")
-    sizing_gated_activations: list[str] = Field(description="hidden_act values of a gated (gate/up/down) MLP.")
-    sizing_encoders: list[str] = Field(description="BERT-like encoder model types.")
-    sizing_attention_free: list[str] = Field(description="State-space / recurrent model types (not counted).")
-    sizing_encoder_only: list[str] = Field(description="Model types that keep no KV cache.")
-    sizing_expert_fields: list[str] = Field(description="Config keys that mark experts (MoE).")
-    sizing_generic_needs: list[list[str]] = Field(description="Fields an unknown model type needs for a generic count.")
-    sizing_multimodal_defaults: dict[str, list[str]] = Field(
-        description="model_type -> the model types of its text_config and vision_config when they name none.")
-    sizing_max_nesting: int = Field(description="How deep text_config/vision_config may nest.")
-    sizing_hidden_keys: list[str] = Field(description="Config keys of the hidden size, first set wins.")
-    sizing_layer_keys: list[str] = Field(description="Config keys of the layer count, first set wins.")
-    sizing_head_keys: list[str] = Field(description="Config keys of the attention head count, first set wins.")
-    sizing_falcon_head_keys: list[str] = Field(description="Config keys of Falcon's attention head count.")
-    sizing_expert_count_key: dict[str, str] = Field(description="MoE model_type -> config key of its expert count.")
-    sizing_absurd: int = Field(description="A size field above this is not plausible.")
-    sizing_max_exact: int = Field(description="2^53 - 1: counts and byte sizes above it are not plausible.")
-    sizing_dtype_bytes: dict[str, list[int]] = Field(description="dtype -> bytes per value as [numerator, denominator].")
-    sizing_dtype_aliases: dict[str, str] = Field(description="torch dtype names -> sizing dtype ids.")
-    fit_defaults: dict[str, Any] = Field(description="check.fit.FIT_DEFAULTS: batch, seq_len, dtype and stack assumed.")
-    fit_max_batch: int = Field(description="The largest --batch accepted.")
-    fit_max_seq_len: int = Field(description="The largest --seq-len accepted.")
-    fit_kv_cache_dtypes: list[str] = Field(description="Weight dtypes the KV cache shares (else it is bf16).")
-    fit_not_counted: list[str] = Field(description="What the fit estimate leaves out.")
-    fit_estimate: str = Field(description="What the fit estimate is.")
-    fit_tp_rules: dict[str, dict[str, Any]] = Field(description="stack -> its documented tensor-parallel rule.")
-    fit_tp_not_recorded: str = Field(description="What fit says of a stack whose rule is not recorded.")
-    fit_max_degree: int = Field(description="The largest degree listed when the document has no instances.")
-    task_by_architecture_suffix: list[list[str]] = Field(
-        default_factory=list,
-        description="vocabulary.TASK_BY_ARCHITECTURE_SUFFIX: config class name endings and the task each says.")
-    claim_statuses: list[str] = Field(
-        default_factory=list, description="vocabulary.CLAIM_STATUSES: the statuses that claim a model runs, sorted.")
-    with_requirements: dict[str, str] = Field(
-        default_factory=dict,
-        description="views.WITH_REQUIREMENTS: the drawn status of a status whose statement needs settings.")
-    recommended_statuses: dict[str, int] = Field(
-        default_factory=dict,
-        description="recommendation.RECOMMENDED_STATUSES: verdicts a recommendation may pick -> rank.")
-    lifecycle_rank: dict[str, int] = Field(
-        default_factory=dict, description="recommendation.LIFECYCLE_RANK: a stack's lifecycle -> rank.")
-    hardware_order: list[str] = Field(
-        default_factory=list, description="recommendation.HARDWARE_ORDER: the hardware generations, in order.")
-    alternatives: int = Field(default=0, description="recommendation.ALTERNATIVES: alternatives per recommendation.")
-    sources_in_line: int = Field(
-        default=0, description="recommendation.SOURCES_IN_LINE: sources a recommendation's line names.")
-    all_components: str = Field(
-        default="", description="recommendation.ALL_COMPONENTS: `not_recorded` for a release without components.")
-
-
 class RegistryDocument(BaseModel):
     """The compiled registry document, as `export --json` writes it and the site publishes it.
 
@@ -891,8 +809,6 @@ class RegistryDocument(BaseModel):
         default=None, description="registry/upstream/probe.yaml: machine evidence, not support statements.")
     instances: InstancesFile | None = Field(
         default=None, description="registry/instances.yaml: hardware generations and instance sizes (fit reads them).")
-    check_tables: CheckTables | None = Field(
-        default=None, description="The constant tables the site's check page reads (check_tables.py).")
     at_release: dict[str, dict[str, list[list[Any]]]] | None = Field(
         default=None,
         description="views.cell_at at every release, per family id and 'stack workload', as spans "

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from neuron_compat.check.compiled_view import FORMAT_VERSION
-from neuron_compat.check.tables import check_tables
 from neuron_compat.contract.models import Family
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.views.at_release import HOLDS, CellState, release_spans
@@ -65,7 +64,6 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
         "configurations": [c.model_dump(mode="json") for c in sorted(registry.configuration_files, key=lambda c: c.source)],
         "known_issues": registry.known_issues.model_dump(mode="json")["issues"] if registry.known_issues else [],
         "instances": registry.instances.model_dump(mode="json") if registry.instances else None,
-        "check_tables": check_tables(),
         "at_release": release_table(registry),
     }
 

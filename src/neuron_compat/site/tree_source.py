@@ -17,6 +17,7 @@ from neuron_compat.loading.problems import Problem
 from neuron_compat.rules.validation import validate_registry
 from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import one_line
+from neuron_compat.site.check_archive import ArchiveError, check_page_files
 from neuron_compat.site.render import render_site
 from neuron_compat.site.tree import TreeContext, TreeError, documentation_tree
 from neuron_compat.site.upstream import load_hub_snapshots
@@ -45,7 +46,8 @@ def build_tree(registry_root: Path, pages_root: Path) -> BuiltTree:
         context = TreeContext(data_version=registry.meta.data_version if registry.meta else None,
                               newest_release=registry.newest_release)
         files = documentation_tree(site, handwritten, context)
-    except TreeError as error:
+        files.update(check_page_files(files))  # the check page's Python and data (site/check_archive.py)
+    except (TreeError, ArchiveError) as error:
         return BuiltTree(error=str(error))
     return BuiltTree(files=files, source_date_epoch=data_epoch(registry), families=len(registry.families))
 

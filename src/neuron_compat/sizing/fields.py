@@ -1,8 +1,8 @@
 """Reading size fields out of a config dict: integers only (no booleans, strings or fractions), within bounds.
 
-A number with no fractional part (`32.0`) reads as the integer it is, as `check`'s config reading does: the site's
-check page (check_fit.js) gets JSON numbers without the difference, and must give the same answer. Messages quote no
-number or text a browser would print differently (a huge float, a Python repr of a list)."""
+A number with no fractional part (`32.0`) reads as the integer it is, as `check`'s config reading does: a pasted
+config gives the same answer. Messages quote no number or text that depends on how it was written (a huge float, a
+Python repr of a list)."""
 
 from __future__ import annotations
 

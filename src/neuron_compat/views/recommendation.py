@@ -1,7 +1,7 @@
 """What to install: per hardware generation and workload, the best combination that works, with its pins.
 
 One function (`recommend`) answers for `check` (a concrete config: its candidates are the resolver's rows at every
-release, with their caveats), the check page (check_resolve.js ports this module; tests/check compares the JSON)
+release, with their caveats), the check page (which runs this module in the browser)
 and the family pages' "Which stack to pick" box (a family: `family_candidates`, the registry statuses).
 
 A candidate is a stack x workload x hardware x Neuron release whose verdict claims the model runs (supported,
