@@ -69,7 +69,7 @@ def visible_rows(page) -> list[tuple[str, str, str]]:
 def test_matrix_filters_show_the_right_rows(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    open_matrix(page, base + "matrix/")
+    open_matrix(page, base + "matrix/?with_data=0")
     total = page.locator("tr.nc-row").count()
     assert total == 4 * 3  # 4 families x (optimum-neuron inference, training; nxd-inference inference)
     page.select_option("select[name=status]", "supported-with-requirements")
@@ -92,7 +92,7 @@ def test_matrix_filters_show_the_right_rows(site_page, serve, built_site: Path) 
 def test_matrix_release_selector_redraws_from_json(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    open_matrix(page, base + "matrix/?release=2.20.0")
+    open_matrix(page, base + "matrix/?release=2.20.0&with_data=0")
     page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.20.0'")
     llama = page.locator("tr.nc-row[data-family=llama][data-stack=optimum-neuron][data-workload=inference]")
     assert llama.get_attribute("data-status") == "partial"
@@ -110,7 +110,7 @@ def test_matrix_cells_say_ended_not_yet_no_statement_and_why_unknown(site_page, 
     carries its note in its title and links to the statement on the family page."""
     page = site_page
     base = serve(built_site)
-    open_matrix(page, base + "matrix/")
+    open_matrix(page, base + "matrix/?with_data=0")
 
     def row(family: str, stack: str, workload: str):
         return page.locator(f"tr.nc-row[data-family={family}][data-stack={stack}][data-workload={workload}]")
@@ -169,7 +169,7 @@ def test_statement_permalinks(site_page, serve, built_site: Path) -> None:
     page.locator("a[data-nc-copy='nxd-inference-inference--trn2--2-21-0']").click()
     assert page.url.endswith("families/qwen3/#nxd-inference-inference--trn2--2-21-0")
     # the matrix links to the plain anchor
-    open_matrix(page, base + "matrix/")
+    open_matrix(page, base + "matrix/?with_data=0")
     page.locator("tr.nc-row[data-family=qwen3][data-stack=nxd-inference] a").click()
     page.wait_for_url("**/families/qwen3/#nxd-inference-inference")
 
@@ -260,7 +260,7 @@ def test_matrix_filters_stay_fast_with_thousands_of_rows(site_page, serve, tmp_p
     assert result.returncode == 0, result.stderr[-2000:]
     page = site_page
     base = serve(tmp_path / "site")
-    open_matrix(page, base + "matrix/")
+    open_matrix(page, base + "matrix/?with_data=0")
     assert int(page.locator("[data-nc-total]").inner_text()) >= 1000
     # Only the first page of rows is in the DOM; "Show more" adds the next page.
     assert page.locator("tr.nc-row").count() == 200

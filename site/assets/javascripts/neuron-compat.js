@@ -176,6 +176,7 @@
       body.appendChild(fragment);
       drawn = end;
       showMoreState();
+      document.dispatchEvent(new Event("nc:rows"));  // the table may no longer fit its column
     }
 
     function showMoreState() {
@@ -245,6 +246,9 @@
       Object.keys(controls).forEach(function (name) {
         var v = value(name);
         if (name === "release" && v === newest) v = "";
+        // a checkbox on by default (only rows with a statement) is in the URL only when turned off: "=0"
+        var control = controls[name];
+        if (control.type === "checkbox" && control.hasAttribute("data-nc-default")) v = v ? "" : "0";
         if (v) params.set(name, v); else params.delete(name);
       });
       var query = params.toString();
@@ -256,7 +260,7 @@
       Object.keys(controls).forEach(function (name) {
         if (!params.has(name)) return;
         var control = controls[name];
-        if (control.type === "checkbox") control.checked = params.get(name) === "1";
+        if (control.type === "checkbox") control.checked = params.get(name) !== "0" && params.get(name) !== "";
         else control.value = params.get(name);
       });
     }
@@ -345,9 +349,88 @@
     selectRelease();
   }
 
+  /* ---- folded sections -------------------------------------------------------------------- */
+  /* A family page folds its evidence (statements, tested configurations, probe) into <details class="nc-fold">.
+   * A permalink (#anchor) or a search hit (?h=words, Material's search.highlight) that lands inside opens it. */
+  function openAround(element) {
+    for (var node = element; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS" && !node.open) node.open = true;
+    }
+  }
+
+  function openTarget() {
+    var id = location.hash ? decodeURIComponent(location.hash.slice(1)) : "";
+    var target = id ? document.getElementById(id) : null;
+    if (!target) return;
+    openAround(target);
+    target.scrollIntoView({ block: "start" });
+  }
+
+  function openSearchHits() {
+    var words = (new URLSearchParams(location.search).get("h") || "").toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) return;
+    Array.prototype.forEach.call(document.querySelectorAll("details.nc-fold"), function (fold) {
+      var text = fold.textContent.toLowerCase();
+      if (words.every(function (w) { return text.indexOf(w) >= 0; })) fold.open = true;
+    });
+  }
+
+  function initFolds() {
+    if (!document.querySelector("details")) return;
+    openSearchHits();
+    openTarget();
+    window.addEventListener("hashchange", openTarget);
+    document.addEventListener("click", function (event) {  // an in-page link to a folded anchor
+      var link = event.target.closest ? event.target.closest("a[href^='#']") : null;
+      var target = link ? document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1))) : null;
+      if (target) openAround(target);
+    });
+  }
+
+  /* ---- tables that do not fit ------------------------------------------------------------ */
+  /* Every content table whose natural width exceeds its column is shown as labelled rows (one block per row,
+   * each cell after its column's name, from data-label or else the header cell), re-checked on resize. */
+  function labelCells(table) {
+    var heads = table.tHead ? table.tHead.rows[table.tHead.rows.length - 1].cells : [];
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (row) {
+        Array.prototype.forEach.call(row.cells, function (cell, i) {
+          if (!cell.hasAttribute("data-label") && heads[i]) cell.setAttribute("data-label", heads[i].textContent.trim());
+        });
+      });
+    });
+  }
+
+  function fitTable(table) {
+    var box = table.closest(".md-typeset__table, .nc-scroll") || table.parentElement;
+    var column = document.querySelector(".md-content__inner") || document.body;
+    var room = Math.min(box.clientWidth || column.clientWidth, column.clientWidth);
+    table.classList.remove("nc-stacked");
+    if (!room || !table.offsetParent) return;  // folded away: checked again when opened
+    if (table.scrollWidth > room + 1) {
+      labelCells(table);
+      table.classList.add("nc-stacked");
+    }
+  }
+
+  function fitTables() {
+    Array.prototype.forEach.call(document.querySelectorAll(".md-typeset table"), fitTable);
+  }
+
+  function initTables() {
+    fitTables();
+    window.addEventListener("resize", debounce(fitTables, 100));
+    document.addEventListener("toggle", function (event) {
+      if (event.target.open) Array.prototype.forEach.call(event.target.querySelectorAll("table"), fitTable);
+    }, true);
+    document.addEventListener("nc:rows", function () { fitTables(); });
+  }
+
   function init() {
     initCopyLinks();
+    initFolds();
     Array.prototype.forEach.call(document.querySelectorAll("[data-nc-matrix]"), initMatrix);
+    initTables();
   }
 
   if (typeof module === "object" && module.exports) {  // node (the parity test): the pure parts only

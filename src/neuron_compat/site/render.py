@@ -41,7 +41,7 @@ class RenderedSite:
 
 FRAGMENT_PAGES = {
     "home": "index.md",
-    "schema-reference": "contributing.md",
+    "schema-reference": "schema.md",
     "api-endpoints": "api.md",
 }
 """Which hand-written page must carry which marker: a missing or stray marker fails the build."""
