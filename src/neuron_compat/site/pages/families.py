@@ -132,9 +132,8 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
                           block("family_issues.html.j2", issues=issues), name="known-issues"))
     probe = probe_context(registry, family)
     if probe is not None:
-        parts.append(fold("Portability probe (machine evidence from a CPU trace, not a support statement)",
-                          heading(2, "Portability probe", "probe"), block("family_probe.html.j2", **probe),
-                          name="probe"))
+        parts.append(heading(2, "Portability probe", "probe"))  # one plain sentence; its details are folded
+        parts.append(block("family_probe.html.j2", **probe))
     return page(*parts)
 
 
