@@ -84,7 +84,7 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
 def render(registry: Registry) -> dict[str, str]:
     files = {REGISTRY_JSON: dumps(registry_to_json(registry))}
     # compact: the header search fetches it on first use
-    files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families), ensure_ascii=False,
+    files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families, registry), ensure_ascii=False,
                                                 separators=(",", ":"), allow_nan=False) + "\n"
     view = ReleaseView(registry, registry.newest_release)
     for kind in ALL_SCHEMA_MODELS:
