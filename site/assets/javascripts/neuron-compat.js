@@ -396,6 +396,10 @@
       Array.prototype.forEach.call(body.rows, function (row) {
         Array.prototype.forEach.call(row.cells, function (cell, i) {
           if (!cell.hasAttribute("data-label") && heads[i]) cell.setAttribute("data-label", heads[i].textContent.trim());
+          var text = cell.textContent.trim();  // stacked, an empty cell ("–") is left out: one line less per row
+          if (i > 0 && (text === "" || text === "\u2013" || text === "-")) cell.setAttribute("data-nc-empty", "");
+          else cell.removeAttribute("data-nc-empty");
+          if (!/\s/.test(text) && text.length > 22) cell.setAttribute("data-nc-wide", "");  // a long identifier
         });
       });
     });
@@ -410,6 +414,10 @@
     if (table.scrollWidth > room + 1) {
       labelCells(table);
       table.classList.add("nc-stacked");
+      if (!table.ncObserved && window.MutationObserver) {  // rows redrawn by a page script (sorting) get labels too
+        table.ncObserved = true;
+        new MutationObserver(function () { labelCells(table); }).observe(table, { childList: true, subtree: true });
+      }
     }
   }
 
