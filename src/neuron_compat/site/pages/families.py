@@ -59,6 +59,7 @@ def family_links(registry: Registry, family: Family, from_url: str) -> dict[str,
         "report": urls.new_issue_url("report-result.yml", title, family=family.id, release=release),
         "release": urls.relative_url(urls.release_url(release), from_url) if release else "",
         "release_base": urls.relative_url("releases/", from_url),
+        "glossary": urls.relative_url("glossary/", from_url),
     }
 
 
