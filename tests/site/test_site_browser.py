@@ -141,7 +141,7 @@ def test_matrix_cells_say_ended_not_yet_no_statement_and_why_unknown(site_page, 
 def test_family_page_shows_a_scoped_constraint_with_its_scope(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    page.goto(base + "families/qwen3/")
+    page.goto(base + "families/qwen3/#nxd-inference-inference--trn2--2-21-0")  # the permalink opens its fold
     card = page.locator("#nxd-inference-inference--trn2--2-21-0")
     runner = card.locator("li", has=page.locator("code", has_text="--runner"))
     assert runner.count() == 1
@@ -165,7 +165,7 @@ def test_statement_permalinks(site_page, serve, built_site: Path) -> None:
     assert card.evaluate("el => el.matches(':target')")
     assert card.evaluate("el => 0 <= el.getBoundingClientRect().top && el.getBoundingClientRect().top < innerHeight")
     # the copy-link affordance puts the statement's URL in the address bar (and the clipboard)
-    page.goto(base + "families/qwen3/")
+    page.goto(base + "families/qwen3/#nxd-inference-inference")
     page.locator("a[data-nc-copy='nxd-inference-inference--trn2--2-21-0']").click()
     assert page.url.endswith("families/qwen3/#nxd-inference-inference--trn2--2-21-0")
     # the matrix links to the plain anchor
@@ -206,6 +206,7 @@ def test_hostile_registry_text_is_shown_as_text_and_never_runs(site_page, serve,
             [...el.attributes].filter(a => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value)).map(a => a.name))""")
         assert attributes == [], (path, attributes)
     page.goto(base + "families/custom-phi/")
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")  # the folded evidence
     heading = page.locator("h1").first.inner_text()
     assert '{: onclick="window.__pwned=1" }' in heading
     assert "&lt;img src=x onerror=window.__pwned=2&gt;" in heading
