@@ -247,8 +247,8 @@ def today_tables(registry: Registry) -> list[TodayTable]:
                 continue
             for model_type in family.model_types:
                 for task in tasks:
-                    for hw in item.statement.hardware:
-                        key = (model_type, task, str(item.statement.workload), str(hw))
+                    for on in item.statement.hardware:
+                        key = (model_type, task, str(item.statement.workload), str(on))
                         if paths.get(key) != "today":
                             paths[key] = when
     hardware = sorted({str(h) for stack in registry.stacks for h in stack.hardware})

@@ -10,23 +10,29 @@ from neuron_compat.site.support import CurrentView, ReleaseView
 from neuron_compat.views.at_release import display_status, stack_shipped
 
 
-def render(registry: Registry) -> dict[str, str]:
-    release = registry.newest_release
-    counts: dict[str, dict[str, int]] = {s.id: {"supported": 0, "partial": 0, "ever": 0} for s in registry.stacks}
-    today = CurrentView(registry)
-    current = today.release_of
-    # A stack that has ended is counted at its last release (where its claims last held), not at today's, where
-    # every one of them has ended; the page shows those stacks apart.
+def ended_stacks(registry: Registry) -> dict[str, str]:
+    """Stacks that have ended (end of support) -> the last Neuron release that shipped them. They are counted
+    there (where their claims last held), not at today's release, where every one of them has ended; the page
+    shows them apart."""
     ended = {}
     for stack in registry.stacks:
         if str(stack.status) == "end-of-support":
             shipped = [v for v in registry.release_versions if stack_shipped(stack, v)]
             if shipped:
                 ended[stack.id] = shipped[-1]
-    ended_views = {release: ReleaseView(registry, release) for release in set(ended.values())}
+    return ended
+
+
+def render(registry: Registry) -> dict[str, str]:
+    release = registry.newest_release
+    counts: dict[str, dict[str, int]] = {s.id: {"supported": 0, "partial": 0, "ever": 0} for s in registry.stacks}
+    today = CurrentView(registry)
+    current = today.release_of
+    ended = ended_stacks(registry)
+    ended_views = {at: ReleaseView(registry, at) for at in set(ended.values())}
     for family in registry.families:
-        for stack_id, release in ended.items():
-            statuses = {h.status for h in ended_views[release].held(family, stack_id)}
+        for stack_id, at in ended.items():
+            statuses = {h.status for h in ended_views[at].held(family, stack_id)}
             if any(is_supported(st) for st in statuses):
                 counts[stack_id]["supported"] += 1
             elif "partial" in statuses:
