@@ -111,10 +111,21 @@ def docs_dir(variable: str, default: str) -> str:
     hint = f"{chosen} does not exist: write the documentation tree first with `neuron-compat site --out {chosen}`"
     if chosen != default or not (Path("registry").is_dir() and Path("site").is_dir()):
         raise SystemExit(f"error: {hint}")
-    from neuron_compat.cli import main
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.safeio.tree_write import replace_tree
+    from neuron_compat.site.tree_source import build_tree
 
     print(f"neuron-compat: {chosen} does not exist yet: writing it (neuron-compat site --out {chosen})",
           file=sys.stderr)
-    if main(["site", "--out", chosen]) != 0 or not path.is_dir():
-        raise SystemExit(f"error: {hint}")
+    tree = build_tree(Path("registry"), Path("site"))  # what `neuron-compat site` writes, with its messages
+    if tree.problems:
+        print(render_problems(tree.problems, "text"), file=sys.stderr)
+    if tree.problems or tree.error:
+        raise SystemExit(f"error: {tree.error or 'the registry has problems (above)'}; {hint}")
+    try:
+        replace_tree(path, tree.files, note={"generator": "neuron-compat site",
+                                             "source_date_epoch": tree.source_date_epoch})
+    except OSError as error:
+        raise SystemExit(f"error: {error}; {hint}") from None
+    print(f"{chosen}: {len(tree.files)} files ({tree.families} families)", file=sys.stderr)
     return chosen
