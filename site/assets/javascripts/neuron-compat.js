@@ -411,7 +411,7 @@
     var room = Math.min(box.clientWidth || column.clientWidth, column.clientWidth);
     table.classList.remove("nc-stacked");
     if (!room || !table.offsetParent) return;  // folded away: checked again when opened
-    if (table.scrollWidth > room + 1) {
+    if (table.scrollWidth > room + 1 || table.scrollWidth > table.clientWidth + 1) {  // wider than the column, or scrolling
       labelCells(table);
       table.classList.add("nc-stacked");
       if (!table.ncObserved && window.MutationObserver) {  // rows redrawn by a page script (sorting) get labels too
