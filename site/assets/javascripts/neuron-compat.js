@@ -406,12 +406,14 @@
   }
 
   function fitTable(table) {
-    var box = table.closest(".md-typeset__table, .nc-scroll") || table.parentElement;
     var column = document.querySelector(".md-content__inner") || document.body;
-    var room = Math.min(box.clientWidth || column.clientWidth, column.clientWidth);
     table.classList.remove("nc-stacked");
-    if (!room || !table.offsetParent) return;  // folded away: checked again when opened
-    if (table.scrollWidth > room + 1 || table.scrollWidth > table.clientWidth + 1) {  // wider than the column, or scrolling
+    if (!table.offsetParent) return;  // folded away: checked again when opened
+    // The room is what is left of the column right of the table's left edge (Material's scroll wrapper lets a
+    // table reach past the column into the margin; that counts as too wide here).
+    var room = column.getBoundingClientRect().right - table.getBoundingClientRect().left;
+    var wide = Math.max(table.scrollWidth, table.offsetWidth);
+    if (wide > room + 1 || table.scrollWidth > table.clientWidth + 1) {  // wider than the column, or scrolling
       labelCells(table);
       table.classList.add("nc-stacked");
       if (!table.ncObserved && window.MutationObserver) {  // rows redrawn by a page script (sorting) get labels too
