@@ -411,9 +411,15 @@
     if (!table.offsetParent) return;  // folded away: checked again when opened
     // The room is what is left of the column right of the table's left edge (Material's scroll wrapper lets a
     // table reach past the column into the margin; that counts as too wide here).
-    var room = column.getBoundingClientRect().right - table.getBoundingClientRect().left;
-    var wide = Math.max(table.scrollWidth, table.offsetWidth);
-    if (wide > room + 1 || table.scrollWidth > table.clientWidth + 1) {  // wider than the column, or scrolling
+    var right = column.getBoundingClientRect().right;
+    var holder = table.closest(".nc-statement, .nc-fold, .nc-probe, li, td") || column;  // a card or fold it sits in
+    if (holder !== column) {
+      var style = getComputedStyle(holder);
+      right = Math.min(right, holder.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth));
+    }
+    var box = table.getBoundingClientRect();
+    var room = right - box.left;
+    if (box.width > room + 0.5 || table.scrollWidth > room + 0.5 || table.scrollWidth > table.clientWidth + 1) {
       labelCells(table);
       table.classList.add("nc-stacked");
       if (!table.ncObserved && window.MutationObserver) {  // rows redrawn by a page script (sorting) get labels too
