@@ -124,6 +124,7 @@ def test_every_page_shows_the_payloads_as_inert_text(hostile_page, base_url: str
 def test_family_page_shows_each_payload_verbatim(hostile_page, base_url: str) -> None:
     page = hostile_page
     page.goto(base_url + "families/hostile/")
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")  # folded evidence
     heading = page.locator("h1").first.text_content()
     assert PLAIN[0] in heading
     body = page.locator("body").inner_text()

@@ -69,7 +69,7 @@ def visible_rows(page) -> list[tuple[str, str, str]]:
 def test_matrix_filters_show_the_right_rows(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    open_matrix(page, base + "matrix/?release=2.22.0")  # a release's view (the default is today's answer)
+    open_matrix(page, base + "matrix/?release=2.22.0&with_data=0")  # a release's view (the default is today's answer)
     total = page.locator("tr.nc-row").count()
     assert total == 4 * 3  # 4 families x (optimum-neuron inference, training; nxd-inference inference)
     page.select_option("select[name=status]", "supported-with-requirements")
@@ -92,7 +92,7 @@ def test_matrix_filters_show_the_right_rows(site_page, serve, built_site: Path) 
 def test_matrix_release_selector_redraws_from_json(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    open_matrix(page, base + "matrix/?release=2.20.0")
+    open_matrix(page, base + "matrix/?release=2.20.0&with_data=0")
     page.wait_for_function("document.querySelector('[data-nc-release]').textContent === '2.20.0'")
     llama = page.locator("tr.nc-row[data-family=llama][data-stack=optimum-neuron][data-workload=inference]")
     assert llama.get_attribute("data-status") == "partial"
@@ -110,7 +110,7 @@ def test_matrix_cells_say_ended_not_yet_no_statement_and_why_unknown(site_page, 
     carries its note in its title and links to the statement on the family page."""
     page = site_page
     base = serve(built_site)
-    open_matrix(page, base + "matrix/?release=2.22.0")
+    open_matrix(page, base + "matrix/?release=2.22.0&with_data=0")
 
     def row(family: str, stack: str, workload: str):
         return page.locator(f"tr.nc-row[data-family={family}][data-stack={stack}][data-workload={workload}]")
@@ -141,7 +141,7 @@ def test_matrix_cells_say_ended_not_yet_no_statement_and_why_unknown(site_page, 
 def test_family_page_shows_a_scoped_constraint_with_its_scope(site_page, serve, built_site: Path) -> None:
     page = site_page
     base = serve(built_site)
-    page.goto(base + "families/qwen3/")
+    page.goto(base + "families/qwen3/#nxd-inference-inference--trn2--2-21-0")  # the permalink opens its fold
     card = page.locator("#nxd-inference-inference--trn2--2-21-0")
     runner = card.locator("li", has=page.locator("code", has_text="--runner"))
     assert runner.count() == 1
@@ -165,11 +165,11 @@ def test_statement_permalinks(site_page, serve, built_site: Path) -> None:
     assert card.evaluate("el => el.matches(':target')")
     assert card.evaluate("el => 0 <= el.getBoundingClientRect().top && el.getBoundingClientRect().top < innerHeight")
     # the copy-link affordance puts the statement's URL in the address bar (and the clipboard)
-    page.goto(base + "families/qwen3/")
+    page.goto(base + "families/qwen3/#nxd-inference-inference")
     page.locator("a[data-nc-copy='nxd-inference-inference--trn2--2-21-0']").click()
     assert page.url.endswith("families/qwen3/#nxd-inference-inference--trn2--2-21-0")
     # the matrix links to the plain anchor
-    open_matrix(page, base + "matrix/?release=2.22.0")
+    open_matrix(page, base + "matrix/?release=2.22.0&with_data=0")
     page.locator("tr.nc-row[data-family=qwen3][data-stack=nxd-inference] a").click()
     page.wait_for_url("**/families/qwen3/#nxd-inference-inference")
 
@@ -206,6 +206,7 @@ def test_hostile_registry_text_is_shown_as_text_and_never_runs(site_page, serve,
             [...el.attributes].filter(a => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value)).map(a => a.name))""")
         assert attributes == [], (path, attributes)
     page.goto(base + "families/custom-phi/")
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")  # the folded evidence
     heading = page.locator("h1").first.inner_text()
     assert '{: onclick="window.__pwned=1" }' in heading
     assert "&lt;img src=x onerror=window.__pwned=2&gt;" in heading
@@ -260,7 +261,7 @@ def test_matrix_filters_stay_fast_with_thousands_of_rows(site_page, serve, tmp_p
     assert result.returncode == 0, result.stderr[-2000:]
     page = site_page
     base = serve(tmp_path / "site")
-    open_matrix(page, base + "matrix/?release=2.22.0")
+    open_matrix(page, base + "matrix/?release=2.22.0&with_data=0")
     assert int(page.locator("[data-nc-total]").inner_text()) >= 1000
     # Only the first page of rows is in the DOM; "Show more" adds the next page.
     assert page.locator("tr.nc-row").count() == 200

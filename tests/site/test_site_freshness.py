@@ -145,7 +145,7 @@ def test_browser_footer_badge_and_only_stale_filter(site_page, serve, stale_site
     base = serve(stale_site)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(base + "families/qwen3/")
+    page.goto(base + f"families/qwen3/#{STALE_ANCHOR}")  # the permalink opens the fold the statement is in
     footer = page.locator("footer .nc-footer-version")
     assert footer.is_visible()
     assert footer.inner_text().startswith(f"Data version {SITE_DATA_VERSION}")

@@ -135,7 +135,13 @@ def test_hostile_text_bypassing_validation_is_inert(registry) -> None:
 def test_coverage_uses_transformers_reference_and_optional_hub_snapshots(registry, tmp_path: Path) -> None:
     page = render_site(registry).files["coverage.md"]
     assert "The model types with a causal-LM class in transformers 4.57.0" in page
-    assert "No Hub popularity snapshot" in page
+    # no unfinished notice: how a maintainer adds a popularity snapshot, and what it would show
+    assert "No Hub popularity snapshot" not in page
+    assert "python scripts/refresh_hub_snapshots.py" in page
+    # what runs today, per workload, task and hardware: the fixture's qwen3 (text-generation) runs on trn2 today
+    assert '<h3 id="today-inference">Inference</h3>' in page
+    row = re.search(r"<tr><td data-label=\"Task\">text-generation</td>(.*?)</tr>", page)
+    assert row and '<td data-label="trn2">' in row.group(1)
     hub = tmp_path / "upstream"
     hub.mkdir()
     (hub / "hub-top-text-generation.yaml").write_text(yaml.safe_dump({

@@ -177,6 +177,7 @@
       body.appendChild(fragment);
       drawn = end;
       showMoreState();
+      document.dispatchEvent(new Event("nc:rows"));  // the table may no longer fit its column
     }
 
     function showMoreState() {
@@ -246,6 +247,9 @@
       Object.keys(controls).forEach(function (name) {
         var v = value(name);
         if (name === "release" && v === newest) v = "";
+        // a checkbox on by default (only rows with a statement) is in the URL only when turned off: "=0"
+        var control = controls[name];
+        if (control.type === "checkbox" && control.hasAttribute("data-nc-default")) v = v ? "" : "0";
         if (v) params.set(name, v); else params.delete(name);
       });
       var query = params.toString();
@@ -257,7 +261,7 @@
       Object.keys(controls).forEach(function (name) {
         if (!params.has(name)) return;
         var control = controls[name];
-        if (control.type === "checkbox") control.checked = params.get(name) === "1";
+        if (control.type === "checkbox") control.checked = params.get(name) !== "0" && params.get(name) !== "";
         else control.value = params.get(name);
       });
     }
@@ -370,9 +374,104 @@
     selectRelease();
   }
 
+  /* ---- folded sections -------------------------------------------------------------------- */
+  /* A family page folds its evidence (statements, tested configurations, probe) into <details class="nc-fold">.
+   * A permalink (#anchor) or a search hit (?h=words, Material's search.highlight) that lands inside opens it. */
+  function openAround(element) {
+    for (var node = element; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS" && !node.open) node.open = true;
+    }
+  }
+
+  function openTarget() {
+    var id = location.hash ? decodeURIComponent(location.hash.slice(1)) : "";
+    var target = id ? document.getElementById(id) : null;
+    if (!target) return;
+    openAround(target);
+    target.scrollIntoView({ block: "start" });
+  }
+
+  function openSearchHits() {
+    var words = (new URLSearchParams(location.search).get("h") || "").toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) return;
+    Array.prototype.forEach.call(document.querySelectorAll("details.nc-fold"), function (fold) {
+      var text = fold.textContent.toLowerCase();
+      if (words.every(function (w) { return text.indexOf(w) >= 0; })) fold.open = true;
+    });
+  }
+
+  function initFolds() {
+    if (!document.querySelector("details")) return;
+    openSearchHits();
+    openTarget();
+    window.addEventListener("hashchange", openTarget);
+    document.addEventListener("click", function (event) {  // an in-page link to a folded anchor
+      var link = event.target.closest ? event.target.closest("a[href^='#']") : null;
+      var target = link ? document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1))) : null;
+      if (target) openAround(target);
+    });
+  }
+
+  /* ---- tables that do not fit ------------------------------------------------------------ */
+  /* Every content table whose natural width exceeds its column is shown as labelled rows (one block per row,
+   * each cell after its column's name, from data-label or else the header cell), re-checked on resize. */
+  function labelCells(table) {
+    var heads = table.tHead ? table.tHead.rows[table.tHead.rows.length - 1].cells : [];
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (row) {
+        Array.prototype.forEach.call(row.cells, function (cell, i) {
+          if (!cell.hasAttribute("data-label") && heads[i]) cell.setAttribute("data-label", heads[i].textContent.trim());
+          var text = cell.textContent.trim();  // stacked, an empty cell ("–") is left out: one line less per row
+          if (i > 0 && (text === "" || text === "\u2013" || text === "-")) cell.setAttribute("data-nc-empty", "");
+          else cell.removeAttribute("data-nc-empty");
+          if (!/\s/.test(text) && text.length > 22) cell.setAttribute("data-nc-wide", "");  // a long identifier
+        });
+      });
+    });
+  }
+
+  function fitTable(table) {
+    var column = document.querySelector(".md-content__inner") || document.body;
+    table.classList.remove("nc-stacked");
+    if (!table.offsetParent) return;  // folded away: checked again when opened
+    // The room is what is left of the column right of the table's left edge (Material's scroll wrapper lets a
+    // table reach past the column into the margin; that counts as too wide here).
+    var right = column.getBoundingClientRect().right;
+    var holder = table.closest(".nc-statement, .nc-fold, .nc-probe, li, td") || column;  // a card or fold it sits in
+    if (holder !== column) {
+      var style = getComputedStyle(holder);
+      right = Math.min(right, holder.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth));
+    }
+    var box = table.getBoundingClientRect();
+    var room = right - box.left;
+    if (box.width > room + 0.5 || table.scrollWidth > room + 0.5 || table.scrollWidth > table.clientWidth + 1) {
+      labelCells(table);
+      table.classList.add("nc-stacked");
+      if (!table.ncObserved && window.MutationObserver) {  // rows redrawn by a page script (sorting) get labels too
+        table.ncObserved = true;
+        new MutationObserver(function () { labelCells(table); }).observe(table, { childList: true, subtree: true });
+      }
+    }
+  }
+
+  function fitTables() {
+    Array.prototype.forEach.call(document.querySelectorAll(".md-typeset table"), fitTable);
+  }
+
+  function initTables() {
+    fitTables();
+    window.addEventListener("resize", debounce(fitTables, 100));
+    document.addEventListener("toggle", function (event) {
+      if (event.target.open) Array.prototype.forEach.call(event.target.querySelectorAll("table"), fitTable);
+    }, true);
+    document.addEventListener("nc:rows", function () { fitTables(); });
+  }
+
   function init() {
     initCopyLinks();
+    initFolds();
     Array.prototype.forEach.call(document.querySelectorAll("[data-nc-matrix]"), initMatrix);
+    initTables();
   }
 
   if (typeof module === "object" && module.exports) {  // node (the parity test): the pure parts only

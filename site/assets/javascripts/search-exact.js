@@ -83,7 +83,7 @@
       var title = document.createElement("h1");
       title.textContent = family.title;
       var text = document.createElement("p");
-      text.textContent = "Model family page";
+      text.textContent = family.kind || "Model family page";
       article.append(icon, title, text);
       a.appendChild(article);
       li.appendChild(a);
@@ -120,7 +120,7 @@
         crumb.textContent = n === 0 ? family.title : "";
       });
       Array.prototype.forEach.call(li.querySelectorAll("div"), function (div) {
-        if (!div.querySelector("*") && div.textContent.trim()) div.textContent = "Model family page";
+        if (!div.querySelector("*") && div.textContent.trim()) div.textContent = family.kind || "Model family page";
       });
       return li;
     },

@@ -5,11 +5,17 @@ Zensical, which runs no hooks) builds it as plain files. This hook only adds wha
 - under `mkdocs serve`, before every build, the tree is regenerated from registry/ and site/ with
   `update_tree` (only changed files are written, so the watcher sees one change, not thousands), and the
   registry folder is watched; an invalid registry fails that rebuild with validate's messages;
+- `mkdocs serve` does not watch the tree itself: it is regenerated from what is watched (registry/, site/,
+  the templates), so an edit there costs one rebuild, not a second one for the files the regeneration wrote;
 - for any build, SOURCE_DATE_EPOCH defaults to the data's newest date recorded in the tree's manifest, so
   the engine's sitemap dates come from the data rather than the clock.
 
 The registry folder is NEURON_COMPAT_REGISTRY if set, else `registry` beside mkdocs.yml; the hand-written
 pages are `site` beside mkdocs.yml (relative values are taken relative to mkdocs.yml).
+
+`docs_dir(...)` is called by mkdocs.yml itself (a YAML tag, read by mkdocs and Zensical alike, before any hook
+can run): on a fresh clone, where build/docs does not exist yet, it writes the tree as `neuron-compat site
+--out build/docs` would, or stops with one line naming that command.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -89,4 +96,41 @@ def on_serve(server: Any, config: Any, builder: Any) -> Any:
     watched = {Path(p).resolve() for p in config.watch}
     if root.resolve() not in watched:
         server.watch(str(root))
+    # The tree is an output of the rebuild (written before it from the watched sources): watching it too made
+    # every edit rebuild twice, the second time for the files the first one rewrote.
+    try:
+        server.unwatch(config.docs_dir)
+    except (KeyError, ValueError, AttributeError):
+        pass
     return server
+
+
+def docs_dir(variable: str, default: str) -> str:
+    """mkdocs.yml's docs_dir: the environment `variable` if set, else `default`. When that is the default
+    tree and it does not exist yet (a fresh clone, run from the folder of mkdocs.yml), the tree is written
+    first; if that cannot be done, one line names the command and the engine stops."""
+    chosen = os.environ.get(variable) or default
+    path = Path(chosen)
+    if path.is_dir() or (not path.is_absolute() and not Path("mkdocs.yml").is_file()):
+        return chosen  # a relative path from elsewhere: the engine resolves it beside mkdocs.yml and checks it
+    hint = f"{chosen} does not exist: write the documentation tree first with `neuron-compat site --out {chosen}`"
+    if chosen != default or not (Path("registry").is_dir() and Path("site").is_dir()):
+        raise SystemExit(f"error: {hint}")
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.safeio.tree_write import replace_tree
+    from neuron_compat.site.tree_source import build_tree
+
+    print(f"neuron-compat: {chosen} does not exist yet: writing it (neuron-compat site --out {chosen})",
+          file=sys.stderr)
+    tree = build_tree(Path("registry"), Path("site"))  # what `neuron-compat site` writes, with its messages
+    if tree.problems:
+        print(render_problems(tree.problems, "text"), file=sys.stderr)
+    if tree.problems or tree.error:
+        raise SystemExit(f"error: {tree.error or 'the registry has problems (above)'}; {hint}")
+    try:
+        replace_tree(path, tree.files, note={"generator": "neuron-compat site",
+                                             "source_date_epoch": tree.source_date_epoch})
+    except OSError as error:
+        raise SystemExit(f"error: {error}; {hint}") from None
+    print(f"{chosen}: {len(tree.files)} files ({tree.families} families)", file=sys.stderr)
+    return chosen

@@ -59,9 +59,24 @@ def probe_rows(registry: Registry, family: Family) -> list[dict[str, Any]]:
     return rows
 
 
+def probe_findings(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """What the one plain sentence above the details counts: workloads run, captured whole as static graphs,
+    and those needing an operator with no known torch-xla lowering (or an opaque custom op)."""
+    workloads = [w for row in rows for _, group in row.get("groups", []) for w in group]
+    ran = [w for w in workloads if w["reported"]]
+    return {
+        "model_types": len(rows),
+        "not_built": sum(1 for row in rows if row["not_built"]),
+        "workloads": len(workloads),
+        "ran": len(ran),
+        "captured": sum(1 for w in ran if w["result"].get("outcome") == "ok"),
+        "unlowered": sum(1 for w in ran if w["result"].get("no_known_lowering") or w["result"].get("custom_ops")),
+    }
+
+
 def probe_context(registry: Registry, family: Family) -> dict[str, Any] | None:
     """What family_probe.html.j2 needs, or None when the snapshot says nothing about this family."""
     rows = probe_rows(registry, family)
     if not rows or registry.probe is None:
         return None
-    return {"rows": rows, "snapshot": registry.probe}
+    return {"rows": rows, "snapshot": registry.probe, "findings": probe_findings(rows)}

@@ -43,8 +43,9 @@ class RenderedSite:
 
 FRAGMENT_PAGES = {
     "home": "index.md",
-    "schema-reference": "contributing.md",
+    "schema-reference": "schema.md",
     "api-endpoints": "api.md",
+    "glossary-statuses": "glossary.md",
 }
 """Which hand-written page must carry which marker: a missing or stray marker fails the build."""
 
@@ -67,5 +68,6 @@ def render_site(registry: Registry, hub_snapshots: list[HubSnapshot] | None = No
     site.fragments["home"] = home.fragment(registry)
     site.fragments["schema-reference"] = contributing.fragment(registry)
     site.fragments["api-endpoints"] = api.fragment(registry)
+    site.fragments["glossary-statuses"] = home.glossary_statuses()
     return site
 

@@ -40,8 +40,36 @@ def family_identifiers(family: Family) -> list[tuple[str, str]]:
     return pairs
 
 
-def identifier_index(families: Iterable[Family]) -> dict[str, object]:
+PAGE_KINDS = ("stack", "hardware", "instance")
+"""Identifiers of pages other than a family's, ranked after every family kind: a word that is both (none today)
+finds the family first. Their keys in the index's "families" start with "page:" (no family id has a colon)."""
+
+
+def page_identifiers(registry: object) -> list[tuple[str, str, str, str, str]]:
+    """(kind, identifier, key, page, title) of the stacks and instances pages: a stack's id and name find its
+    section of the stacks page; a hardware generation and an instance name find the instances page."""
+    found: list[tuple[str, str, str, str, str]] = []
+    for stack in getattr(registry, "stacks", []):
+        for identifier in (stack.id, stack.name):
+            found.append(("stack", identifier, f"page:stack:{stack.id}", f"stacks/#{stack.id}",
+                          f"{stack.name} (software stack)"))
+    instances = getattr(registry, "instances", None)
+    if instances is not None:
+        for generation in instances.generations:
+            hardware = str(generation.hardware)
+            found.append(("hardware", hardware, f"page:hardware:{hardware}", f"instances/#generation-{hardware}",
+                          f"{hardware} instances and hardware"))
+        for instance in instances.instances:
+            found.append(("instance", instance.name, f"page:instance:{instance.name}",
+                          f"instances/#{instance.name.replace('.', '-')}", f"{instance.name} (instance)"))
+    return found
+
+
+def identifier_index(families: Iterable[Family], registry: object = None) -> dict[str, object]:
     """{"format": 1, "families": {id: {"page", "title"}}, "identifiers": {normalized: [family id, ...]}}.
+
+    With `registry`, the stacks and instances pages are in it too (page_identifiers), under keys "page:...",
+    with a "kind" the search shows instead of "Model family page".
 
     An identifier that several families carry lists all of them (the search puts all of them first), ordered
     by the strongest kind each carries it as (KINDS), then by family id. Empty keys are left out.
@@ -57,6 +85,14 @@ def identifier_index(families: Iterable[Family]) -> dict[str, object]:
             rank = KINDS.index(kind)
             holders = strongest.setdefault(key, {})
             holders[family.id] = min(rank, holders.get(family.id, rank))
+    for kind, identifier, page_key, page, title in page_identifiers(registry) if registry is not None else []:
+        key = normalize(identifier)
+        if not key:
+            continue
+        pages[page_key] = {"page": page, "title": title, "kind": "Stacks page" if kind == "stack" else "Instances page"}
+        rank = len(KINDS) + PAGE_KINDS.index(kind)
+        holders = strongest.setdefault(key, {})
+        holders[page_key] = min(rank, holders.get(page_key, rank))
     identifiers = {
         key: sorted(holders, key=lambda family_id: (holders[family_id], family_id))
         for key, holders in sorted(strongest.items())

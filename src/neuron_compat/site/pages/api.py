@@ -104,7 +104,7 @@ def family_document(registry: Registry, family_id: str, view: ReleaseView | None
 def render(registry: Registry) -> dict[str, str]:
     files = {REGISTRY_JSON: dumps(registry_to_json(registry))}
     # compact: the header search fetches it on first use
-    files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families), ensure_ascii=False,
+    files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families, registry), ensure_ascii=False,
                                                 separators=(",", ":"), allow_nan=False) + "\n"
     view = ReleaseView(registry, registry.newest_release)
     views = {release: ReleaseView(registry, release) for release in {current_release(registry, s) for s in registry.stacks}}
@@ -121,17 +121,35 @@ def render(registry: Registry) -> dict[str, str]:
     return files
 
 
+def informative_example(registry: Registry) -> tuple[object, dict[str, str] | None]:
+    """The family and badge the API page shows: a claim a reader recognises (a stack in use before an ended one,
+    supported before partial, then the family with the most statements), not whatever sorts first (an
+    "afmoe: no statement")."""
+    from neuron_compat.site.presentation import STACK_STATUS_RANK
+
+    colours = {"brightgreen": 0, "green": 0, "yellow": 1}
+    ranked = sorted(registry.families, key=lambda f: (-len(f.support), f.id))
+    best: tuple[tuple[int, int, int], object, dict[str, str]] | None = None
+    for stack, workload in combinations(registry):
+        in_use = min(STACK_STATUS_RANK.get(str(stack.status), 4), 2)  # active/beta 0-1, then the rest
+        for position, family in enumerate(ranked):
+            document = badge(registry, family.id, stack.id, workload)
+            colour = colours.get(str(document.get("color")))
+            if colour is None:
+                continue
+            key = (min(in_use, 1) if in_use < 2 else 2, colour, position)
+            if best is None or key < best[0]:
+                best = (key, family, {"path": urls.badge_json(family.id, stack.id, workload),
+                                      "json": json.dumps(document, ensure_ascii=False, allow_nan=False)})
+            break  # later families of this stack rank lower
+    if best is not None:
+        return best[1], best[2]
+    return (ranked[0], None) if ranked else (None, None)
+
+
 def fragment(registry: Registry) -> str:
     """The endpoint table of the API page, with real examples from this registry."""
-    example = registry.families[0] if registry.families else None
-    combos = combinations(registry)
-    example_badge = None
-    if example and combos:
-        stack, workload = combos[0]
-        example_badge = {
-            "path": urls.badge_json(example.id, stack.id, workload),
-            "json": json.dumps(badge(registry, example.id, stack.id, workload), ensure_ascii=False, allow_nan=False),
-        }
+    example, example_badge = informative_example(registry)
     def href(path: str) -> str:
         return urls.relative_url(path, "api/")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from html import escape
 
 from neuron_compat.site.safe_markdown import markdown_escape
 from neuron_compat.site.templating import html_block, render
@@ -26,6 +27,15 @@ def heading(level: int, text: str, anchor: str | None = None) -> str:
 def block(template: str, **context: object) -> str:
     """A rendered template as one raw HTML block of the Markdown page."""
     return html_block(render(template, **context)) + "\n"
+
+
+def fold(summary: str, *parts: str, name: str = "") -> str:
+    """Parts of a page folded under a <details> (closed): Markdown headings inside still reach the table of
+    contents and search (md_in_html); neuron-compat.js opens it when the URL's #fragment or a search hit
+    lands inside. `summary` is trusted text (escaped here)."""
+    data = f' data-nc-fold="{escape(name, quote=True)}"' if name else ""
+    return (f'<details class="nc-fold"{data} markdown="1">\n<summary>{escape(summary)}</summary>\n\n'
+            + "".join(parts) + "\n</details>\n\n")
 
 
 def page(*parts: str) -> str:

@@ -16,8 +16,9 @@ from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
-from neuron_compat.site.support import ReleaseView, combinations, current_release
+from neuron_compat.site.support import CurrentView, ReleaseView, combinations, current_release
 from neuron_compat.site.upstream import HubSnapshot
+from neuron_compat.views.at_release import stack_shipped
 from neuron_compat.views.probe_reading import is_captured, workloads_for
 
 
@@ -163,15 +164,126 @@ def references(registry: Registry, hub_snapshots: list[HubSnapshot]) -> list[Ref
     return found
 
 
+CLASS_TASKS = (
+    ("ForCausalLM", "text-generation"),
+    ("ForMaskedLM", "fill-mask"),
+    ("ForSequenceClassification", "text-classification"),
+    ("ForTokenClassification", "token-classification"),
+    ("ForQuestionAnswering", "question-answering"),
+    ("ForMultipleChoice", "multiple-choice"),
+    ("ForImageClassification", "image-classification"),
+    ("ForObjectDetection", "object-detection"),
+    ("ForSemanticSegmentation", "image-segmentation"),
+    ("ForDepthEstimation", "depth-estimation"),
+    ("ForCTC", "automatic-speech-recognition"),
+    ("ForAudioClassification", "audio-classification"),
+)
+"""A transformers class name's ending and the task it serves (the naming of transformers' auto classes); a
+model type is counted under a task when the snapshot lists a class of it with that ending. Endings that name no
+single task (ForConditionalGeneration: text-to-text or image-text-to-text) are left out."""
+
+ENDED_STACKS = frozenset({"end-of-support"})
+
+
+@dataclass
+class TodayCell:
+    covered: int = 0
+    ended_only: int = 0  # covered only by a stack that has ended, at its last release
+
+
+@dataclass
+class TodayRow:
+    task: str
+    total: int
+    cells: dict[str, TodayCell] = field(default_factory=dict)
+
+
+@dataclass
+class TodayTable:
+    workload: str
+    hardware: list[str]
+    rows: list[TodayRow]
+
+
+def model_types_by_task(registry: Registry) -> dict[str, set[str]]:
+    """Task -> the snapshot's model types with a class for it (causal_lm counts as text-generation too)."""
+    snapshot = registry.transformers
+    found: dict[str, set[str]] = {task: set() for _, task in CLASS_TASKS}
+    if snapshot is None:
+        return {}
+    for model_type, classes in snapshot.architectures.items():
+        for ending, task in CLASS_TASKS:
+            if any(name.endswith(ending) for name in classes):
+                found[task].add(model_type)
+    found["text-generation"].update(snapshot.causal_lm)
+    return {task: types for task, types in found.items() if types}
+
+
+def _last_shipped(registry: Registry, stack: Stack) -> str | None:
+    shipped = [v for v in registry.release_versions if stack_shipped(stack, v)]
+    return shipped[-1] if shipped else None
+
+
+def today_tables(registry: Registry) -> list[TodayTable]:
+    """Per workload, per task of the transformers snapshot and per hardware: how many of the task's model types
+    have a supported or partial path today (a family listing the model type and the task, with a claim on that
+    hardware at the stack's own current release), and how many more only on an ended stack (at its last release)."""
+    by_task = model_types_by_task(registry)
+    if not by_task:
+        return []
+    today = CurrentView(registry)
+    ended_views = {stack.id: ReleaseView(registry, release) for stack in registry.stacks
+                   if str(stack.status) in ENDED_STACKS and (release := _last_shipped(registry, stack))}
+    # (model_type, task, workload, hardware) -> "today" | "ended"
+    paths: dict[tuple[str, str, str, str], str] = {}
+    for family in registry.families:
+        tasks = [str(t) for t in family.tasks]
+        held = [(h, "today") for h in today.held(family)
+                if str(registry.stack_by_id[h.statement.stack].status) not in ENDED_STACKS]
+        for stack_id, view in ended_views.items():
+            held += [(h, "ended") for h in view.held(family, stack_id)]
+        for item, when in held:
+            if not is_claim(item.status):
+                continue
+            for model_type in family.model_types:
+                for task in tasks:
+                    for on in item.statement.hardware:
+                        key = (model_type, task, str(item.statement.workload), str(on))
+                        if paths.get(key) != "today":
+                            paths[key] = when
+    hardware = sorted({str(h) for stack in registry.stacks for h in stack.hardware})
+    tables = []
+    for workload in ("inference", "training"):
+        rows = []
+        for task, types in sorted(by_task.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            row = TodayRow(task, len(types))
+            for hw in hardware:
+                cell = TodayCell()
+                for model_type in types:
+                    found = paths.get((model_type, task, workload, hw))
+                    cell.covered += found == "today"
+                    cell.ended_only += found == "ended"
+                row.cells[hw] = cell
+            rows.append(row)
+        tables.append(TodayTable(workload, hardware, rows))
+    return tables
+
+
 def render(registry: Registry, hub_snapshots: list[HubSnapshot] | None = None) -> dict[str, str]:
     refs = references(registry, hub_snapshots or [])
+    snapshot = registry.transformers
     parts = [
         front_matter(title="Coverage"),
         heading(1, "Coverage"),
         block("coverage_intro.html.j2", release=registry.newest_release, references=refs,
-              has_hub=bool(hub_snapshots)),
+              has_hub=bool(hub_snapshots), snapshot=snapshot),
     ]
+    tables = today_tables(registry)
+    if tables:
+        parts.append(heading(2, "What runs today, per hardware and task", "today"))
+        parts.append(block("coverage_today.html.j2", tables=tables, snapshot=snapshot))
+        parts.append(heading(2, "Per stack", "per-stack"))
     for ref in refs:
-        parts.append(heading(2, ref.title, ref.id))
+        parts.append(heading(3 if tables else 2, ref.title, ref.id))
         parts.append(block("coverage_reference.html.j2", ref=ref, has_probe=registry.probe is not None))
     return {"coverage.md": page(*parts)}

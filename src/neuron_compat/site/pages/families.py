@@ -14,7 +14,7 @@ from neuron_compat.contract.vocabulary import is_claim
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.freshness import Freshness
-from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.pages.common import block, fold, front_matter, heading, page
 from neuron_compat.site.presentation import NO_STATEMENT
 from neuron_compat.site.probe_section import probe_context
 from neuron_compat.site.summary import family_advice
@@ -63,6 +63,7 @@ def family_links(registry: Registry, family: Family, from_url: str) -> dict[str,
         "report": urls.new_issue_url("report-result.yml", title, family=family.id, release=release),
         "release": urls.relative_url(urls.release_url(release), from_url) if release else "",
         "release_base": urls.relative_url("releases/", from_url),
+        "glossary": urls.relative_url("glossary/", from_url),
     }
 
 
@@ -96,17 +97,15 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
     today = today or CurrentView(registry)
     found = found if found is not None else family_answers(registry, family)
     rows = support_overview(registry, family, today)
+    # The answer first (what to pick and install, then the per-stack overview), then who makes the family and
+    # its names; the evidence behind the answer (statements, tested configurations, issues, probe) is folded.
     parts = [
         # the <title> as the heading shows it: the theme writes meta titles unescaped, and a title taken
         # from the heading would have `&amp;` in a name decoded
         front_matter(title=escape(family.name), search={"boost": 3}, feed=urls.family_feed(family.id)),
         heading(1, family.name),
-        block("family_head.html.j2", family=family, links=links, freshness=freshness,
-              stale_count=sum(1 for s in family.support if freshness.is_stale(s))),
         heading(2, "Which stack to pick", "summary"),
         block("family_summary.html.j2", advice=family_advice(registry, family, view, freshness, found), links=links),
-        heading(2, "Names and identifiers", "identifiers"),
-        block("family_identifiers.html.j2", family=family, search_terms=search_terms(family)),
     ]
     if groups:
         parts.append(heading(2, "Support overview", "overview"))
@@ -114,6 +113,13 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
     else:
         parts.append(heading(2, "Support", "overview"))
         parts.append(block("empty.html.j2", message="No support statements yet: every stack is unknown for this family."))
+    parts += [
+        heading(2, "About this family", "about"),
+        block("family_head.html.j2", family=family, links=links, freshness=freshness,
+              stale_count=sum(1 for s in family.support if freshness.is_stale(s))),
+        heading(2, "Names and identifiers", "identifiers"),
+        block("family_identifiers.html.j2", family=family, search_terms=search_terms(family)),
+    ]
     for group in groups:
         stack_links = {
             **links,
@@ -125,22 +131,32 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
                 family=family.id, release=registry.newest_release or "", stack=group.stack.id, workload=group.workload,
             ),
         }
-        parts.append(heading(2, f"{group.stack.name} · {group.workload}", group.anchor))
-        parts.append(block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness))
-    parts.append(heading(2, "Tested configurations", "tested"))
-    tested_rows = configuration_rows(registry, family.id)
-    parts.append(block("family_tested.html.j2", rows=tested_rows, labels=METRIC_LABELS,
-                       all_url=urls.relative_url("configurations/", url),
-                       compile_times=compile_time_summary(tested_rows),
-                       checkpoint_urls={r["hub_id"]: urls.relative_url(f"checkpoints/{r['hub_id']}/", url)
-                                        for r in tested_rows if r["hub_id"]}, whose="family"))
+        count = len(group.statements)
+        parts.append(fold(
+            f"{group.stack.name} · {group.workload}: {count} statement{'s' if count != 1 else ''} with sources, "
+            "constraints and notes",
+            heading(2, f"{group.stack.name} · {group.workload}", group.anchor),
+            block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness),
+            name=group.anchor,
+        ))
+    tested = configuration_rows(registry, family.id)
+    parts.append(fold(
+        f"Tested configurations ({len(tested)})",
+        heading(2, "Tested configurations", "tested"),
+        block("family_tested.html.j2", rows=tested, labels=METRIC_LABELS,
+              all_url=urls.relative_url("configurations/", url),
+              compile_times=compile_time_summary(tested),
+              checkpoint_urls={r["hub_id"]: urls.relative_url(f"checkpoints/{r['hub_id']}/", url)
+                               for r in tested if r["hub_id"]}, whose="family"),
+        name="tested",
+    ))
     issues = family_issues(registry, family.id)
     if issues:
-        parts.append(heading(2, "Known issues", "known-issues"))
-        parts.append(block("family_issues.html.j2", issues=issues))
+        parts.append(fold(f"Known issues ({len(issues)})", heading(2, "Known issues", "known-issues"),
+                          block("family_issues.html.j2", issues=issues), name="known-issues"))
     probe = probe_context(registry, family)
     if probe is not None:
-        parts.append(heading(2, "Portability probe", "probe"))
+        parts.append(heading(2, "Portability probe", "probe"))  # one plain sentence; its details are folded
         parts.append(block("family_probe.html.j2", **probe))
     return page(*parts)
 

@@ -51,3 +51,16 @@ def fragment(registry: Registry) -> str:
         freshness=freshness,
     )
     return html_block(html)
+
+
+def glossary_statuses() -> str:
+    """The glossary's statuses, from the labels and descriptions every page draws them with (presentation.py)."""
+    from html import escape
+
+    from neuron_compat.site.presentation import CELL_STYLES, STATUS_STYLES
+
+    lines = []
+    for name, style in (STATUS_STYLES | CELL_STYLES).items():
+        lines.append(f'<dt id="status-{escape(name, quote=True)}">{escape(style.label)}</dt>'
+                     f"<dd>{escape(style.description)}</dd>")
+    return "\n".join(lines)
