@@ -44,7 +44,7 @@ OUTPUT = REPO_ROOT / "registry" / "upstream" / "sizing-reference.yaml"
 TOLERANCE = 0.005
 """The largest relative deviation of the analytic count from the reference that still counts as agreeing."""
 TIMEOUT_S = 120
-HEADS = ("AutoModelForSeq2SeqLM", "AutoModelForCausalLM", "AutoModelForImageTextToText", "AutoModelForMaskedLM",
+HEADS = ("AutoModelForSeq2SeqLM", "AutoModelForSpeechSeq2Seq", "AutoModelForCausalLM", "AutoModelForImageTextToText",
          "AutoModel")
 
 
@@ -84,7 +84,14 @@ def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any) -> Non
         model = None
         used = None
         errors = []
-        for head in HEADS:
+        heads = HEADS
+        from transformers.models.auto import modeling_auto
+
+        masked = getattr(modeling_auto, "MODEL_FOR_MASKED_LM_MAPPING_NAMES", {})
+        seq2seq = getattr(modeling_auto, "MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES", {})
+        if config.model_type in masked and config.model_type not in seq2seq:
+            heads = ("AutoModel",)  # encoder-only: the bare encoder (with pooler)
+        for head in heads:
             auto = getattr(transformers, head, None)
             if auto is None:
                 continue
@@ -130,7 +137,8 @@ def compare(model_type: str, family: str, fixture: tuple[str, dict[str, Any]] | 
         entry.update(status="reference-failed", reason=measured["reason"])
         return entry
     reference = measured["reference"]
-    entry.update(reference=reference, model_class=measured["model_class"])
+    entry.update(reference=reference, model_class=measured["model_class"],
+                 config_fields=json.loads(json.dumps(measured["config"], sort_keys=True, default=str)))
     count = count_parameters(measured["config"])
     if not count.complete or count.total is None:
         missing = [f"{p.name}: {p.reason}" for p in count.parts if p.count is None]

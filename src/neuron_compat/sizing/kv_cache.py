@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from neuron_compat.sizing.bytes import DTYPE_BYTES, normalise_dtype
+from neuron_compat.sizing.encoders import SPEECH_ENCODERS
 from neuron_compat.sizing.fields import MAX_EXACT, FieldError, as_int, has, read_int, read_str, sub_config
 from neuron_compat.sizing.models import ATTENTION_FREE, ENCODERS
 from neuron_compat.sizing.shapes import attention, layers
 
-ENCODER_ONLY = ENCODERS | {"vit", "clip", "clip_vision_model", "clip_text_model"}
+ENCODER_ONLY = ENCODERS | SPEECH_ENCODERS | {"vit", "clip", "clip_vision_model", "clip_text_model", "distilbert",
+                                          "electra", "mpnet"}
 
 
 @dataclass(frozen=True)

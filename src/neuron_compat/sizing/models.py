@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 
 from neuron_compat.sizing.classic import count_bloom, count_falcon, count_gpt2, count_opt
 from neuron_compat.sizing.counts import ParameterCount, Part, PartList
 from neuron_compat.sizing.decoder import FAMILIES, GATED_ACTIVATIONS, Family, count_decoder
-from neuron_compat.sizing.encoders import count_bert, count_clip_text, count_clip_vision, count_vit
+from neuron_compat.sizing.encoders import (
+    SPEECH_ENCODERS,
+    count_bert,
+    count_clip_text,
+    count_clip_vision,
+    count_distilbert,
+    count_electra,
+    count_mpnet,
+    count_speech_encoder,
+    count_vit,
+)
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
-from neuron_compat.sizing.seq2seq import count_bart, count_t5
+from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
 
-ENCODERS = frozenset({"bert", "roberta", "xlm-roberta"})
+ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
 EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts")
 GENERIC_NEEDS: tuple[tuple[str, ...], ...] = (HIDDEN, LAYERS, HEADS, ("vocab_size",), ("intermediate_size",))
@@ -34,31 +45,34 @@ def count_parameters(config: Mapping[str, object]) -> ParameterCount:
     return parts.result(model_type)
 
 
+Counter = Callable[[Mapping[str, object], PartList], None]
+COUNTERS: dict[str, Counter] = {
+    "gpt2": count_gpt2,
+    "gpt_bigcode": partial(count_gpt2, multi_query_field=True),
+    "opt": count_opt,
+    "bloom": count_bloom,
+    "falcon": count_falcon,
+    **dict.fromkeys(ENCODERS, count_bert),
+    "distilbert": count_distilbert,
+    "electra": count_electra,
+    "mpnet": count_mpnet,
+    **{name: partial(count_speech_encoder, model_type=name) for name in SPEECH_ENCODERS},
+    "vit": count_vit,
+    "clip_vision_model": count_clip_vision,
+    "clip_text_model": count_clip_text,
+    "t5": count_t5,
+    "mt5": count_t5,
+    "umt5": partial(count_t5, bias_per_layer=True),
+    **{name: partial(count_bart, model_type=name) for name in BART_VARIANTS},
+}
+"""model_type -> its counter, for the model types outside the RMSNorm decoder families."""
+
+
 def _count(config: Mapping[str, object], model_type: str | None, parts: PartList, depth: int) -> None:
     if model_type in FAMILIES:
         count_decoder(config, model_type, FAMILIES[model_type], parts)
-    elif model_type == "gpt2":
-        count_gpt2(config, parts)
-    elif model_type == "gpt_bigcode":
-        count_gpt2(config, parts, multi_query_field=True)
-    elif model_type == "opt":
-        count_opt(config, parts)
-    elif model_type == "bloom":
-        count_bloom(config, parts)
-    elif model_type == "falcon":
-        count_falcon(config, parts)
-    elif model_type in ENCODERS:
-        count_bert(config, parts)
-    elif model_type == "vit":
-        count_vit(config, parts)
-    elif model_type == "clip_vision_model":
-        count_clip_vision(config, parts)
-    elif model_type == "clip_text_model":
-        count_clip_text(config, parts)
-    elif model_type == "t5":
-        count_t5(config, parts)
-    elif model_type == "bart":
-        count_bart(config, parts)
+    elif model_type in COUNTERS:
+        COUNTERS[model_type](config, parts)
     elif model_type in ATTENTION_FREE:
         parts.fail("model", f"model_type {model_type!r} (state-space / recurrent) is not modelled by this counter")
     elif sub_config(config, "text_config") is not None or sub_config(config, "vision_config") is not None:
