@@ -190,3 +190,23 @@ def count_speech_encoder(config: Mapping[str, object], parts: PartList, model_ty
     parts.add("encoder", lambda: _encoder_layers(config) + 2 * hidden() + relative())
     parts.add("masked_spec_embed", lambda: hidden())
     parts.notes.append("counted as the bare encoder (no CTC or quantizer head)")
+
+
+def count_deit(config: Mapping[str, object], parts: PartList) -> None:
+    """DeiT: ViT with a distillation token beside the class token; bare model with its pooler."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def patches() -> int:
+        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
+        return side * side
+
+    parts.add("patch_embedding", lambda: read_int(config, "num_channels", default=3)
+              * read_int(config, "patch_size") ** 2 * hidden() + hidden())
+    parts.add("cls_and_distillation_tokens", lambda: 2 * hidden())
+    parts.add("position_embeddings", lambda: (patches() + 2) * hidden())
+    parts.add("encoder", lambda: _encoder_layers(config, read_bool(config, "qkv_bias", True)))
+    parts.add("final_norm", lambda: 2 * hidden())
+    parts.add("pooler", lambda: hidden() * read_int(config, "pooler_output_size", default=hidden())
+              + read_int(config, "pooler_output_size", default=hidden()))

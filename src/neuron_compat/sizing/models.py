@@ -6,7 +6,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 
-from neuron_compat.sizing.classic import count_bloom, count_falcon, count_gpt2, count_opt
+from neuron_compat.sizing.classic import (
+    count_bloom,
+    count_falcon,
+    count_gpt2,
+    count_gpt_neo,
+    count_gptj,
+    count_openai_gpt,
+    count_opt,
+    count_xglm,
+)
 from neuron_compat.sizing.counts import ParameterCount, Part, PartList
 from neuron_compat.sizing.decoder import FAMILIES, GATED_ACTIVATIONS, Family, count_decoder
 from neuron_compat.sizing.encoders import (
@@ -14,6 +23,7 @@ from neuron_compat.sizing.encoders import (
     count_bert,
     count_clip_text,
     count_clip_vision,
+    count_deit,
     count_distilbert,
     count_electra,
     count_mpnet,
@@ -21,7 +31,7 @@ from neuron_compat.sizing.encoders import (
     count_vit,
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
-from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5
+from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
@@ -50,6 +60,10 @@ COUNTERS: dict[str, Counter] = {
     "gpt2": count_gpt2,
     "gpt_bigcode": partial(count_gpt2, multi_query_field=True),
     "opt": count_opt,
+    "openai-gpt": count_openai_gpt,
+    "gpt_neo": count_gpt_neo,
+    "gptj": count_gptj,
+    "xglm": count_xglm,
     "bloom": count_bloom,
     "falcon": count_falcon,
     **dict.fromkeys(ENCODERS, count_bert),
@@ -58,12 +72,14 @@ COUNTERS: dict[str, Counter] = {
     "mpnet": count_mpnet,
     **{name: partial(count_speech_encoder, model_type=name) for name in SPEECH_ENCODERS},
     "vit": count_vit,
+    "deit": count_deit,
     "clip_vision_model": count_clip_vision,
     "clip_text_model": count_clip_text,
     "t5": count_t5,
     "mt5": count_t5,
     "umt5": partial(count_t5, bias_per_layer=True),
     **{name: partial(count_bart, model_type=name) for name in BART_VARIANTS},
+    "whisper": count_whisper,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 

@@ -86,3 +86,31 @@ def count_bart(config: Mapping[str, object], parts: PartList, model_type: str = 
         2 * attention() + ffn("decoder_ffn_dim") + 3 * 2 * d_model()))
     parts.notes.append("decoder includes cross-attention over the encoder output; final_logits_bias is a buffer")
     add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * d_model())
+
+
+def count_whisper(config: Mapping[str, object], parts: PartList) -> None:
+    """Whisper: two Conv1d over the log-mel frames, position tables for both stacks (the encoder's is a frozen
+    parameter), BART-style layers whose k_proj has no bias, a final LayerNorm per stack, output tied."""
+
+    def d_model() -> int:
+        return read_int(config, "d_model")
+
+    def attention() -> int:
+        return 4 * d_model() * d_model() + 3 * d_model()  # q, v, out biased; k not
+
+    def ffn(name: str) -> int:
+        width = read_int(config, name)
+        return d_model() * width + width + width * d_model() + d_model()
+
+    def convolutions() -> int:
+        mels = read_int(config, "num_mel_bins")
+        return mels * d_model() * 3 + d_model() + d_model() * d_model() * 3 + d_model()
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * d_model())
+    parts.add("encoder", lambda: convolutions() + read_int(config, "max_source_positions") * d_model()
+              + 2 * d_model() + read_int(config, "encoder_layers") * (
+                  attention() + ffn("encoder_ffn_dim") + 2 * 2 * d_model()))
+    parts.add("decoder", lambda: read_int(config, "max_target_positions") * d_model() + 2 * d_model()
+              + read_int(config, "decoder_layers") * (2 * attention() + ffn("decoder_ffn_dim") + 3 * 2 * d_model()))
+    parts.notes.append("decoder includes cross-attention over the encoder output")
+    add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * d_model())
