@@ -36,7 +36,7 @@ import yaml
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "src"))
 
-from neuron_compat.sizing import count_parameters  # noqa: E402
+from neuron_compat.sizing import count_parameters
 
 FAMILIES = REPO_ROOT / "registry" / "families"
 FIXTURES = REPO_ROOT / "tests" / "sizing" / "configs"
@@ -84,7 +84,7 @@ def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any) -> Non
         model = None
         used = None
         errors = []
-        heads = HEADS
+        heads: tuple[str, ...] = HEADS
         from transformers.models.auto import modeling_auto
 
         masked = getattr(modeling_auto, "MODEL_FOR_MASKED_LM_MAPPING_NAMES", {})
@@ -119,7 +119,7 @@ def measure(model_type: str, fixture: dict[str, Any] | None) -> dict[str, Any]:
     child = context.Process(target=_measure, args=(model_type, fixture, queue))
     child.start()
     try:
-        result = queue.get(timeout=TIMEOUT_S)
+        result: dict[str, Any] = queue.get(timeout=TIMEOUT_S)
     except Exception:  # noqa: BLE001 - queue.Empty: the child hung or died
         result = {"status": "reference-failed", "reason": f"no result within {TIMEOUT_S} s"}
     child.join(5)
@@ -136,10 +136,17 @@ def compare(model_type: str, family: str, fixture: tuple[str, dict[str, Any]] | 
     if measured["status"] != "measured":
         entry.update(status="reference-failed", reason=measured["reason"])
         return entry
-    reference = measured["reference"]
-    entry.update(reference=reference, model_class=measured["model_class"],
+    entry.update(reference=measured["reference"], model_class=measured["model_class"],
                  config_fields=json.loads(json.dumps(measured["config"], sort_keys=True, default=str)))
-    count = count_parameters(measured["config"])
+    return recount(entry)
+
+
+def recount(entry: dict[str, Any]) -> dict[str, Any]:
+    """The analytic side of a measured entry, from the config it stores (no torch needed)."""
+    for key in ("analytic", "deviation", "reason"):
+        entry.pop(key, None)
+    reference = entry["reference"]
+    count = count_parameters(entry["config_fields"])
     if not count.complete or count.total is None:
         missing = [f"{p.name}: {p.reason}" for p in count.parts if p.count is None]
         entry.update(status="not-counted", analytic=None, reason="; ".join(missing)[:300])
@@ -154,7 +161,18 @@ def compare(model_type: str, family: str, fixture: tuple[str, dict[str, Any]] | 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-types", nargs="+", metavar="TYPE", help="measure only these model types")
+    parser.add_argument("--recount", action="store_true",
+                        help="redo only the analytic side from the configs the report stores (no torch needed)")
     args = parser.parse_args(argv)
+    if args.recount:
+        report = yaml.safe_load(OUTPUT.read_text(encoding="utf-8"))
+        for entry in report["model_types"].values():
+            if "config_fields" in entry:
+                recount(entry)
+        report["summary"] = summarise(report["model_types"], len(registry_model_types()))
+        write(report)
+        print(json.dumps(report["summary"]), file=sys.stderr)
+        return 0
     import torch
     import transformers
 
@@ -171,10 +189,6 @@ def main(argv: list[str] | None = None) -> int:
     for model_type in sorted(args.model_types or model_types):
         results[model_type] = compare(model_type, model_types[model_type], fixtures.get(model_type))
         print(f"{model_type}: {results[model_type]['status']}", file=sys.stderr, flush=True)
-    total = len(model_types)
-    agreeing = sum(1 for r in results.values() if r["status"] == "agrees")
-    measured = [r for r in results.values() if r.get("deviation") is not None]
-    worst = max(measured, key=lambda r: abs(r["deviation"]), default=None)
     report = {
         "description": "Parameter counts of the registry's model types measured on PyTorch's meta device "
                        "(transformers, no weights) and compared with neuron_compat.sizing's analytic count of "
@@ -184,24 +198,36 @@ def main(argv: list[str] | None = None) -> int:
         "torch_version": str(torch.__version__),
         "transformers_version": str(transformers.__version__),
         "tolerance": TOLERANCE,
-        "summary": {
-            "model_types": total,
-            "agrees": agreeing,
-            "coverage": round(agreeing / total, 4) if total else None,
-            "deviates": sum(1 for r in results.values() if r["status"] == "deviates"),
-            "not_counted": sum(1 for r in results.values() if r["status"] == "not-counted"),
-            "reference_failed": sum(1 for r in results.values() if r["status"] == "reference-failed"),
-            "worst_deviation": None if worst is None else worst["deviation"],
-        },
+        "summary": summarise(results, len(model_types)),
         "model_types": dict(sorted(results.items())),
     }
+    write(report)
+    print(json.dumps(report["summary"]), file=sys.stderr)
+    return 0
+
+
+def summarise(results: dict[str, Any], total: int) -> dict[str, Any]:
+    """Coverage: the share of the registry's model types whose analytic count agrees with the reference."""
+    agreeing = sum(1 for r in results.values() if r["status"] == "agrees")
+    measured = [r for r in results.values() if r.get("deviation") is not None]
+    worst = max(measured, key=lambda r: abs(r["deviation"]), default=None)
+    return {
+        "model_types": total,
+        "agrees": agreeing,
+        "coverage": round(agreeing / total, 4) if total else None,
+        "deviates": sum(1 for r in results.values() if r["status"] == "deviates"),
+        "not_counted": sum(1 for r in results.values() if r["status"] == "not-counted"),
+        "reference_failed": sum(1 for r in results.values() if r["status"] == "reference-failed"),
+        "worst_deviation": None if worst is None else worst["deviation"],
+    }
+
+
+def write(report: dict[str, Any]) -> None:
     text = ("# Generated by scripts/sizing_reference.py. Do not edit by hand.\n"
             + yaml.safe_dump(report, sort_keys=False, allow_unicode=True, width=120))
     temporary = OUTPUT.with_suffix(".yaml.tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(OUTPUT)
-    print(json.dumps(report["summary"]), file=sys.stderr)
-    return 0
 
 
 if __name__ == "__main__":

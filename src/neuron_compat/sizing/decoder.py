@@ -29,6 +29,7 @@ FAMILIES: dict[str, Family] = {
     "qwen3": Family(qk_norm=True),
     "qwen3_moe": Family(qk_norm=True),
     "gemma": Family(tie_default=True),
+    "vaultgemma": Family(tie_default=True),  # Gemma's layout (checked against the meta-device reference)
     "gemma2": Family(norms_per_layer=4, tie_default=True),
     "gemma3_text": Family(norms_per_layer=4, qk_norm=True, tie_default=True),
     "deepseek_v2": Family(),

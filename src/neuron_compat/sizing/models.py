@@ -36,7 +36,7 @@ from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
-EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts")
+EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
 GENERIC_NEEDS: tuple[tuple[str, ...], ...] = (HIDDEN, LAYERS, HEADS, ("vocab_size",), ("intermediate_size",))
 MAX_NESTING = 3
 GENERIC_FAMILY = Family(gated_mlp=False, tie_default=True)
