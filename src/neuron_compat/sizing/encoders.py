@@ -210,3 +210,31 @@ def count_deit(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("final_norm", lambda: 2 * hidden())
     parts.add("pooler", lambda: hidden() * read_int(config, "pooler_output_size", default=hidden())
               + read_int(config, "pooler_output_size", default=hidden()))
+
+
+def count_dinov2(config: Mapping[str, object], parts: PartList) -> None:
+    """DINOv2: ViT with a mask token, LayerScale on both branches and mlp_ratio-wide MLPs (plain, or SwiGLU when
+    use_swiglu_ffn); final LayerNorm, no pooler."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def patches() -> int:
+        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
+        return side * side
+
+    def layer() -> int:
+        exact_div(hidden(), read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+        if read_bool(config, "use_swiglu_ffn", False):
+            raise FieldError("use_swiglu_ffn: the SwiGLU variant's widths are not modelled")
+        width = hidden() * read_int(config, "mlp_ratio", default=4)
+        attention = 4 * (hidden() * hidden() + hidden())
+        mlp = hidden() * width + width + width * hidden() + hidden()
+        return attention + mlp + 2 * 2 * hidden() + 2 * hidden()  # two LayerNorms, two LayerScales
+
+    parts.add("patch_embedding", lambda: read_int(config, "num_channels", default=3)
+              * read_int(config, "patch_size") ** 2 * hidden() + hidden())
+    parts.add("cls_and_mask_tokens", lambda: 2 * hidden())
+    parts.add("position_embeddings", lambda: (patches() + 1) * hidden())
+    parts.add("encoder", lambda: layers(config) * layer())
+    parts.add("final_norm", lambda: 2 * hidden())

@@ -13,7 +13,7 @@ from neuron_compat.sizing.models import ATTENTION_FREE, ENCODERS
 from neuron_compat.sizing.shapes import attention, layers
 
 ENCODER_ONLY = ENCODERS | SPEECH_ENCODERS | {"vit", "clip", "clip_vision_model", "clip_text_model", "distilbert",
-                                          "electra", "mpnet", "deit"}
+                                          "electra", "mpnet", "deit", "dinov2"}
 
 
 @dataclass(frozen=True)
