@@ -71,8 +71,29 @@ def fixture_configs() -> dict[str, tuple[str, dict[str, Any]]]:
     return found
 
 
-def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any) -> None:
-    """In a child process: build the model on the meta device and count; put the result on `queue`."""
+HEAD_MAPPINGS = {"AutoModelForSeq2SeqLM": "MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES",
+                 "AutoModelForSpeechSeq2Seq": "MODEL_FOR_SPEECH_SEQ_2_SEQ_MAPPING_NAMES",
+                 "AutoModelForCausalLM": "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES",
+                 "AutoModelForImageTextToText": "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES",
+                 "AutoModel": "MODEL_MAPPING_NAMES"}
+
+
+def _expected_class(model_type: str, heads: tuple[str, ...]) -> str | None:
+    """The class the first head that maps `model_type` builds, from transformers' auto mappings."""
+    from transformers.models.auto import modeling_auto
+
+    for head in heads:
+        names = getattr(modeling_auto, HEAD_MAPPINGS[head], {})
+        if model_type in names and isinstance(names[model_type], str):
+            return str(names[model_type])
+    return None
+
+
+def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any,
+             previous: dict[str, Any] | None = None) -> None:
+    """In a child process: build the model on the meta device and count; put the result on `queue`. With
+    `previous` (this model type's entry of an earlier report, same transformers), a reference measured for the
+    same config and the same model class is reused instead of building the model again."""
     try:
         import torch
         import transformers
@@ -91,6 +112,13 @@ def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any) -> Non
         seq2seq = getattr(modeling_auto, "MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES", {})
         if config.model_type in masked and config.model_type not in seq2seq:
             heads = ("AutoModel",)  # encoder-only: the bare encoder (with pooler)
+        expected = _expected_class(config.model_type, heads)
+        if previous and previous.get("reference") and expected and previous.get("model_class") == expected \
+                and previous.get("config") == ("transformers configuration defaults" if fixture is None else
+                                               previous.get("config")):
+            queue.put({"status": "measured", "reference": int(previous["reference"]), "model_class": expected,
+                       "head": None, "config": config.to_dict()})
+            return
         for head in heads:
             auto = getattr(transformers, head, None)
             if auto is None:
@@ -113,10 +141,10 @@ def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any) -> Non
         queue.put({"status": "reference-failed", "reason": f"{type(error).__name__}: {str(error)[:240]}"})
 
 
-def measure(model_type: str, fixture: dict[str, Any] | None) -> dict[str, Any]:
+def measure(model_type: str, fixture: dict[str, Any] | None, previous: dict[str, Any] | None = None) -> dict[str, Any]:
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
-    child = context.Process(target=_measure, args=(model_type, fixture, queue))
+    child = context.Process(target=_measure, args=(model_type, fixture, queue, previous))
     child.start()
     try:
         result: dict[str, Any] = queue.get(timeout=TIMEOUT_S)
@@ -128,8 +156,9 @@ def measure(model_type: str, fixture: dict[str, Any] | None) -> dict[str, Any]:
     return result
 
 
-def compare(model_type: str, family: str, fixture: tuple[str, dict[str, Any]] | None) -> dict[str, Any]:
-    measured = measure(model_type, fixture[1] if fixture else None)
+def compare(model_type: str, family: str, fixture: tuple[str, dict[str, Any]] | None,
+            previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    measured = measure(model_type, fixture[1] if fixture else None, previous)
     entry: dict[str, Any] = {"family": family,
                              "config": f"tests/sizing/configs/{fixture[0]}" if fixture else
                              "transformers configuration defaults"}
@@ -161,6 +190,9 @@ def recount(entry: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-types", nargs="+", metavar="TYPE", help="measure only these model types")
+    parser.add_argument("--reuse", type=Path, metavar="REPORT",
+                        help="an earlier report (same transformers): reuse its reference where the config and model "
+                        "class are the same, building only the others")
     parser.add_argument("--recount", action="store_true",
                         help="redo only the analytic side from the configs the report stores (no torch needed)")
     args = parser.parse_args(argv)
@@ -186,8 +218,14 @@ def main(argv: list[str] | None = None) -> int:
         previous = (yaml.safe_load(OUTPUT.read_text(encoding="utf-8")) or {}).get("model_types") or {}
     fixtures = fixture_configs()
     results = {k: v for k, v in previous.items() if k in model_types}
+    earlier: dict[str, Any] = {}
+    if args.reuse is not None:
+        old = yaml.safe_load(args.reuse.read_text(encoding="utf-8")) or {}
+        if old.get("transformers_version") == str(transformers.__version__):
+            earlier = old.get("model_types") or {}
     for model_type in sorted(args.model_types or model_types):
-        results[model_type] = compare(model_type, model_types[model_type], fixtures.get(model_type))
+        results[model_type] = compare(model_type, model_types[model_type], fixtures.get(model_type),
+                                      earlier.get(model_type))
         print(f"{model_type}: {results[model_type]['status']}", file=sys.stderr, flush=True)
     report = {
         "description": "Parameter counts of the registry's model types measured on PyTorch's meta device "

@@ -34,7 +34,9 @@ def render_fit(fit: dict[str, Any]) -> list[str]:
     else:
         lines.append(f"  assumed: batch {a['batch']} ({a['batch_from']}), seq-len {a['seq_len']} ({a['seq_len_from']}), "
                      f"dtype {a['dtype']} ({a['dtype_from']}), KV cache at {a['kv_cache_dtype']}")
-    lines.append(f"  stack: {a['stack']} ({a['stack_from']}); proposed degrees leave {a['margin_text']}")
+    stack = f"{a['stack']} (--stack)" if a["stack_from"] == "--stack" else \
+        f"per instance, the one recommended on its hardware (else {a['stack']})"
+    lines.append(f"  stack: {stack}; proposed degrees leave {a['margin_text']}")
     if fit["parameters"] is not None:
         lines.append(f"  parameters: {fit['parameters']:,}")
     else:
