@@ -188,3 +188,28 @@ def count_xglm(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("mlp", lambda: read_int(config, "num_layers") * (_linear(d_model(), ffn()) + _linear(ffn(), d_model())))
     parts.add("norms", lambda: (2 * read_int(config, "num_layers") + 1) * _layer_norm(d_model()))
     add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * d_model())
+
+
+def count_mamba(config: Mapping[str, object], parts: PartList) -> None:
+    """Mamba (and Falcon-Mamba, the same parameters): per layer an RMSNorm and a selective-scan mixer (in_proj to
+    twice the inner width, a depthwise Conv1d, x_proj to the time-step rank and two state widths, dt_proj, A_log,
+    D, out_proj); final RMSNorm; output tied by default."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def mixer() -> int:
+        inner = read_int(config, "intermediate_size")
+        state = read_int(config, "state_size")
+        rank = read_int(config, "time_step_rank")
+        kernel = read_int(config, "conv_kernel")
+        bias = read_bool(config, "use_bias", False)
+        conv_bias = read_bool(config, "use_conv_bias", True)
+        return (_linear(hidden(), 2 * inner, bias) + inner * kernel + (inner if conv_bias else 0)
+                + inner * (rank + 2 * state) + _linear(rank, inner) + inner * state + inner
+                + _linear(inner, hidden(), bias))
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("mixers", lambda: layers(config) * (mixer() + hidden()))
+    parts.add("norms", lambda: hidden())
+    add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * hidden())
