@@ -238,3 +238,45 @@ def count_dinov2(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("position_embeddings", lambda: (patches() + 1) * hidden())
     parts.add("encoder", lambda: layers(config) * layer())
     parts.add("final_norm", lambda: 2 * hidden())
+
+
+def count_siglip_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """SigLIP's vision tower: biased patch Conv2d, one position per patch (no class token), the encoder, a final
+    LayerNorm and, when vision_use_head, the attention-pooling head (probe, attention, LayerNorm, MLP)."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def patches() -> int:
+        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
+        return side * side
+
+    def head() -> int:
+        if not read_bool(config, "vision_use_head", True):
+            return 0
+        width = read_int(config, "intermediate_size")
+        return hidden() + 4 * (hidden() * hidden() + hidden()) + 2 * hidden() + hidden() * width + width \
+            + width * hidden() + hidden()
+
+    parts.add("patch_embedding", lambda: read_int(config, "num_channels", default=3)
+              * read_int(config, "patch_size") ** 2 * hidden() + hidden())
+    parts.add("position_embeddings", lambda: patches() * hidden())
+    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("final_norm", lambda: 2 * hidden())
+    parts.add("head", head)
+
+
+def count_siglip_text(config: Mapping[str, object], parts: PartList) -> None:
+    """SigLIP's text tower: token and position embeddings, the encoder, a final LayerNorm and a linear head."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def projection() -> int:
+        return read_int(config, "projection_size", default=hidden())
+
+    parts.add("embeddings", lambda: (read_int(config, "vocab_size") + read_int(config, "max_position_embeddings"))
+              * hidden())
+    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("final_norm", lambda: 2 * hidden())
+    parts.add("head", lambda: hidden() * projection() + projection())

@@ -29,6 +29,8 @@ from neuron_compat.sizing.encoders import (
     count_distilbert,
     count_electra,
     count_mpnet,
+    count_siglip_text,
+    count_siglip_vision,
     count_speech_encoder,
     count_vit,
 )
@@ -53,7 +55,8 @@ GENERIC_MISFITS: dict[str, str] = {
 MAX_NESTING = 3
 GENERIC_FAMILY = Family(gated_mlp=False, tie_default=True)
 """The layout assumed for an unknown model_type (gated_mlp then follows its hidden_act)."""
-MULTIMODAL_DEFAULTS: dict[str, tuple[str, str]] = {"clip": ("clip_text_model", "clip_vision_model")}
+MULTIMODAL_DEFAULTS: dict[str, tuple[str, str]] = {"clip": ("clip_text_model", "clip_vision_model"),
+                                                   "siglip": ("siglip_text_model", "siglip_vision_model")}
 """model_type -> the model_type its text_config and vision_config have when they name none."""
 
 
@@ -88,6 +91,8 @@ COUNTERS: dict[str, Counter] = {
     "vit": count_vit,
     "deit": count_deit,
     "dinov2": count_dinov2,
+    "siglip_vision_model": count_siglip_vision,
+    "siglip_text_model": count_siglip_text,
     "clip_vision_model": count_clip_vision,
     "clip_text_model": count_clip_text,
     "t5": count_t5,
@@ -133,7 +138,14 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
     text, vision = sub_config(config, "text_config"), sub_config(config, "vision_config")
     if text is None or vision is None:
         return
-    if model_type == "clip":
+    if model_type == "siglip":
+        parts.add("projections", lambda: 2)  # logit_scale and logit_bias
+    elif model_type == "gemma3":  # mm_input_projection_weight and mm_soft_emb_norm (an RMSNorm)
+        parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(vision))
+    elif model_type == "paligemma":  # one biased linear to projection_dim
+        parts.add("projector", lambda: hidden_size(vision) * read_int(config, "projection_dim")
+                  + read_int(config, "projection_dim"))
+    elif model_type == "clip":
         parts.add("projections", lambda: read_int(config, "projection_dim") * (hidden_size(text) + hidden_size(vision))
                   + 1)  # visual_projection, text_projection (no bias) and logit_scale
     elif model_type == "llava":
