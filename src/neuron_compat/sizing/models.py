@@ -148,9 +148,10 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
     elif model_type == "clip":
         parts.add("projections", lambda: read_int(config, "projection_dim") * (hidden_size(text) + hidden_size(vision))
                   + 1)  # visual_projection, text_projection (no bias) and logit_scale
-    elif model_type == "llava":
+    elif model_type in ("llava", "llava_next"):  # a two-layer MLP projector; LLaVA-NeXT adds image_newline
         parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(text)
-                  + hidden_size(text) * hidden_size(text) + hidden_size(text))  # two-layer MLP projector
+                  + hidden_size(text) * hidden_size(text) + hidden_size(text)
+                  + (hidden_size(text) if model_type == "llava_next" else 0))
     else:
         parts.fail("projector", f"the vision-to-text connector of model_type {model_type!r} is not modelled")
 
