@@ -339,3 +339,13 @@ def test_recommended_stacks_is_the_one_reading_of_the_recommendation():
                                    {"workload": "inference", "hardware": "trn2", "stack": None}]}
     assert recommended_stacks(verdict) == {("inference", "inf2"): "optimum-neuron"}
     assert recommended_stacks(None) == {}
+
+
+def test_whisper_is_counted_and_fitted():
+    """The family is matched two lines above, so the fit counts it too (it said "model_type 'whisper' is not
+    known"): the encoder-decoder's parameters, its decoder self-attention cache and a degree dividing its heads."""
+    fit = verdict_of(run_check(str(CONFIGS / "whisper-large-v3.json"), "--json", "--instance", "inf2.xlarge"))["fit"]
+    assert fit["parameters"] == 1_543_490_560
+    assert fit["kv_cache_bytes_per_token"]["fp16"] == 2 * 32 * 1280 * 2
+    [entry] = fit["instances"]
+    assert entry["fits"] is True and 20 % entry["degree"] == 0
