@@ -1,5 +1,5 @@
 """`check`'s fit: the flags and their bad values, the `fit` object of `check --json`, the table, broken size fields,
-and odd size fields (the fuzzed configs the check page's browser test pastes too)."""
+and the check page's port (check_fit.js) giving the same fit on odd configs."""
 
 from __future__ import annotations
 
@@ -30,17 +30,21 @@ def test_fit_in_check_json_has_the_documented_shape():
     assert fit["parameters"] == 8_030_261_248  # Meta's model card rounds it to 8B; the sizing tests hold it to 1%
     assert fit["weights_bytes"]["bf16"] == 2 * fit["parameters"] and fit["weights_bytes"]["fp32"] == 4 * fit["parameters"]
     assert fit["kv_cache_bytes_per_token"]["bf16"] == 2 * 32 * 8 * 128 * 2
-    assert fit["assumptions"] == {"batch": 1, "batch_from": "default", "seq_len": 4096, "seq_len_from": "default",
-                                  "dtype": "bf16", "dtype_from": "the config (torch_dtype='bfloat16')",
-                                  "kv_cache_dtype": "bf16", "stack": "nxd-inference", "stack_from": "default"}
+    assumptions = fit["assumptions"]
+    assert {k: assumptions[k] for k in ("batch", "batch_from", "seq_len", "dtype", "dtype_from", "workload",
+                                        "optimizer")} == {
+        "batch": 1, "batch_from": "default", "seq_len": 4096, "dtype": "bf16",
+        "dtype_from": "the config (torch_dtype='bfloat16')", "workload": "inference", "optimizer": None}
     assert fit["tensor_parallel"]["nxd-inference"] == list(range(1, 65))  # up to trn2.48xlarge's 64 cores at LNC=2
-    assert fit["tensor_parallel"]["optimum-neuron"] is None
+    assert fit["tensor_parallel"]["optimum-neuron"] == list(range(1, 65))  # recorded: its gqa.py
+    assert fit["tensor_parallel"]["nxd-training"] is None
     assert fit["tensor_parallel_rules"]["nxd-inference"]["sources"] == TP_RULES["nxd-inference"]["sources"]
-    assert "not recorded" in fit["tensor_parallel_rules"]["optimum-neuron"]["text"]
+    assert "optimum-neuron" in fit["tensor_parallel_rules"]["optimum-neuron"]["sources"][0]
     assert "activations and intermediate tensors" in fit["not_counted"]
     assert [entry["name"] for entry in fit["instances"]] == INSTANCES
     trn2 = next(e for e in fit["instances"] if e["name"] == "trn2.48xlarge")
     assert (trn2["neuron_cores"], trn2["lnc"], trn2["degree"], trn2["fits"]) == (64, 2, 1, True)
+    assert trn2["stack"] == "nxd-inference" and trn2["stack_from"] == "recommended for inference on trn2"
     assert trn2["bytes_available"] == 24 * 2**30  # 1536 GiB over 64 logical cores
     assert trn2["bytes_needed"] == fit["weights_bytes"]["bf16"] + 4096 * fit["kv_cache_bytes_per_token"]["bf16"]
     assert trn2["headroom_bytes"] == trn2["bytes_available"] - trn2["bytes_needed"]
@@ -48,19 +52,37 @@ def test_fit_in_check_json_has_the_documented_shape():
     assert unknown["fits"] is None and "not recorded" in unknown["reason"]
 
 
+def test_one_inf2_core_is_not_proposed_when_it_leaves_no_margin():
+    """15.46 GiB of weights + cache fit one 16 GiB Inf2 core with 0.54 GiB to spare: not a degree anyone would
+    run with activations and runtime buffers uncounted, so the proposal is 2, which leaves the margin."""
+    fit = verdict_of(run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--instance", "inf2.48xlarge"))["fit"]
+    [entry] = fit["instances"]
+    assert entry["stack"] == "optimum-neuron" and entry["stack_from"] == "recommended for inference on inf2"
+    assert entry["degrees"] == list(range(1, 25))  # never beyond its 24 NeuronCores
+    assert (entry["degree"], entry["degree_from"], entry["within_margin"]) == (2, "smallest-with-margin", True)
+    assert "divides the 32 attention heads" in entry["degree_why"]
+    assert fit["tensor_parallel"]["optimum-neuron"] == list(range(1, 25))  # --instance bounds the listing too
+
+
 def test_a_long_context_needs_more_cores():
     """Llama 3.1 8B, bf16, batch 4 x 32k tokens on inf2.48xlarge (16 GiB per core): 15 GiB of weights + 16 GiB of
-    cache do not fit one core; at degree 2 the 8 KV heads split evenly and the 32 GiB of two cores hold it."""
+    cache do not fit one core; at degree 2 the 8 KV heads split evenly and the 32 GiB of two cores hold it, but
+    without the margin, so the proposal is 4; --degree 2 fits at 2."""
     result = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--batch", "4", "--seq-len", "32768",
                        "--instance", "inf2.48xlarge")
+    [proposed] = verdict_of(result)["fit"]["instances"]
+    assert (proposed["degree"], proposed["degree_from"], proposed["within_margin"]) == (4, "smallest-with-margin", True)
+    result = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--batch", "4", "--seq-len", "32768",
+                       "--instance", "inf2.48xlarge", "--degree", "2")
     [entry] = verdict_of(result)["fit"]["instances"]
-    assert (entry["degree"], entry["fits"]) == (2, True)
+    assert (entry["degree"], entry["degree_from"], entry["fits"], entry["within_margin"]) == (2, "--degree", True, False)
     assert entry["bytes_needed"] == 16_060_522_496 + 4 * 32768 * 131072
     assert entry["bytes_available"] == 2 * 16 * 2**30
     small = verdict_of(run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--batch", "64", "--seq-len",
                                  "131072", "--instance", "inf2.xlarge"))["fit"]["instances"][0]
     assert small["fits"] is False and small["degree"] == 2 and small["headroom_bytes"] < 0
-    assert small["reason"] == "does not fit even at degree 2, the largest valid one on its 2 NeuronCores"
+    assert small["reason"] == "does not fit at degree 2 on its 2 NeuronCores"
+    assert small["degree_from"] == "largest-valid"
 
 
 @pytest.mark.parametrize(("degree", "heads", "kv_heads", "stored"), [
@@ -72,7 +94,15 @@ def test_a_long_context_needs_more_cores():
 def test_kv_heads_follow_nxd_inference_sharding(degree, heads, kv_heads, stored):
     from neuron_compat.check.fit import _kv_heads_at
 
-    assert _kv_heads_at(degree, heads, kv_heads) == stored
+    assert _kv_heads_at("gqa-replicate-or-mha", degree, heads, kv_heads) == stored
+
+
+@pytest.mark.parametrize(("degree", "kv_heads", "stored"), [(1, 8, 8), (4, 8, 8), (8, 8, 8), (16, 8, 16), (64, 8, 64)])
+def test_kv_heads_follow_vllm_neuron_replication(degree, kv_heads, stored):
+    """vLLM Neuron: heads_per_rank = max(1, kv_heads // degree), so KV heads are stored max(kv_heads, degree) times."""
+    from neuron_compat.check.fit import _kv_heads_at
+
+    assert _kv_heads_at("heads-split-kv-replicate", degree, 64, kv_heads) == stored
 
 
 @pytest.mark.parametrize(("flags", "says"), [
@@ -80,6 +110,10 @@ def test_kv_heads_follow_nxd_inference_sharding(degree, heads, kv_heads, stored)
     (["--batch", "-1"], "--batch -1: use a whole number from 1 to 65536"),
     (["--dtype", "fp64"], "unknown --dtype 'fp64'; use one of: fp32, bf16, fp16, fp8, int8, int4"),
     (["--instance", "p5.48xlarge"], "unknown --instance 'p5.48xlarge'; use one of: " + ", ".join(INSTANCES)),
+    (["--degree", "25", "--instance", "inf2.48xlarge"], "--degree 25: larger than inf2.48xlarge's 24 NeuronCores"),
+    (["--degree", "65"], "--degree 65: larger than the largest instance's 64 NeuronCores"),
+    (["--degree", "0"], "--degree 0: use a whole number from 1"),
+    (["--optimizer", "lion"], "unknown --optimizer 'lion'; use one of: adamw-mixed, adamw-fp32, sgd"),
 ])
 def test_bad_fit_flags_are_one_line_naming_the_valid_values(flags, says):
     result = run_check(str(CONFIGS / "llama-3.1-8b.json"), *flags)
@@ -90,13 +124,16 @@ def test_bad_fit_flags_are_one_line_naming_the_valid_values(flags, says):
 def test_the_table_prints_the_fit_with_its_assumptions(tmp_path):
     result = run_check(str(CONFIGS / "qwen3-8b.json"), "--instance", "trn1.2xlarge", "--dtype", "fp8")
     lines = result.stdout.splitlines()
-    start = lines.index("Fit (an estimate): weights + KV cache against device memory")
+    start = lines.index("Fit (an estimate, inference): weights + KV cache against device memory")
     section = "\n".join(lines[start:])
     assert "not counted: activations and intermediate tensors" in section
     assert "assumed: batch 1 (default), seq-len 4096 (default), dtype fp8 (--dtype), KV cache at fp8" in section
-    assert "tensor parallel, nxd-inference: degrees 1-64" in section
+    assert "tensor parallel, nxd-inference: degrees 1, 2 (" in section  # bounded by trn1.2xlarge's 2 cores
+    assert "runtime reserve per NeuronCore: not stated by any source." in section
+    assert "host memory: not stated by any source." in section
     row = next(line for line in lines[start:] if line.strip().startswith("trn1.2xlarge"))
-    assert row.split()[1:5] == ["2", "(LNC=1)", "1", "yes"]
+    assert row.split()[1:6] == ["2", "(LNC=1)", "optimum-neuron", "1", "yes"]  # recommended on trn1 for Qwen3
+    assert "    degree 1 (smallest-with-margin): the smallest degree optimum-neuron's rule accepts" in section
     assert lines[-1].startswith("Result: ")  # the result line stays last
 
 
@@ -133,11 +170,16 @@ def test_a_diffusers_pipeline_and_an_encoder_get_an_honest_fit():
     assert entry["fits"] is True and entry["bytes_needed"] == bert["weights_bytes"]["bf16"]  # no cache to hold
 
 
-def test_a_stack_without_a_recorded_rule_is_said_so():
-    fit = verdict_of(run_check(str(CONFIGS / "qwen3-8b.json"), "--json", "--stack", "optimum-neuron"))["fit"]
-    assert fit["assumptions"]["stack"] == "optimum-neuron" and fit["assumptions"]["stack_from"] == "--stack"
-    assert all(e["fits"] is None and e["reason"].startswith("optimum-neuron: this stack's tensor-parallel rule is "
-                                                            "not recorded") for e in fit["instances"] if e["neuron_cores"])
+def test_a_stack_without_a_recorded_rule_is_said_so_and_a_recorded_rule_is_shown_labelled():
+    fit = verdict_of(run_check(str(CONFIGS / "qwen3-8b.json"), "--json", "--stack", "nxd-training",
+                               "--instance", "trn1.32xlarge"))["fit"]
+    assert fit["assumptions"]["stack"] == "nxd-training" and fit["assumptions"]["stack_from"] == "--stack"
+    assert fit["tensor_parallel_rules"]["nxd-training"]["rule"] is None
+    [entry] = fit["instances"]
+    assert entry["stack"] == "nxd-training" and entry["rule_stack"] == "nxd-inference"
+    assert entry["rule_note"] == ("the nxd-training rule is not recorded; degrees and fit below follow "
+                                  "nxd-inference's recorded rule, as an indication only")
+    assert entry["degrees"] == list(range(1, 33))
 
 
 def test_json_schema_of_check_includes_fit():
@@ -154,7 +196,7 @@ def test_json_schema_of_check_includes_fit():
         jsonschema.validate(json.loads(run_check(str(CONFIGS / name), "--json").stdout), schema)
 
 
-# --- odd size fields ---------------------------------------------------------------------------------
+# --- the check page's port ---------------------------------------------------------------------------------
 
 SIZE_KEYS = ["hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim",
              "intermediate_size", "vocab_size", "tie_word_embeddings", "attention_bias", "num_experts",
@@ -197,3 +239,104 @@ def test_odd_size_fields_give_a_fit_and_never_an_exception():
         json.dumps(fit, allow_nan=False)
         counted += fit["parameters"] is not None
     assert 100 < counted < len(configs)  # both counted and refused configs
+
+
+# --- the done-when cases of issue 36, on the project's own registry -------------------------------------------
+
+REGISTRY = ROOT / "registry"
+LLAMA_3_1_70B = {  # meta-llama/Llama-3.1-70B config.json's size fields
+    "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 8192, "intermediate_size": 28672,
+    "num_attention_heads": 64, "num_hidden_layers": 80, "num_key_value_heads": 8, "vocab_size": 128256,
+    "tie_word_embeddings": False, "torch_dtype": "bfloat16", "hidden_act": "silu"}
+QWEN3_32B = {  # Qwen/Qwen3-32B config.json's size fields
+    "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 5120, "intermediate_size": 25600,
+    "num_attention_heads": 64, "num_hidden_layers": 64, "num_key_value_heads": 8, "head_dim": 128,
+    "vocab_size": 151936, "tie_word_embeddings": False, "torch_dtype": "bfloat16", "hidden_act": "silu"}
+
+
+def test_llama_70b_at_8k_on_inf2_48xlarge_proposes_the_degree_its_tested_configurations_use(tmp_path):
+    result = run_check(str(_write(tmp_path, LLAMA_3_1_70B)), "--json", "--seq-len", "8192", "--dtype", "bf16",
+                       "--instance", "inf2.48xlarge", registry=REGISTRY, timeout=120)
+    [entry] = verdict_of(result)["fit"]["instances"]
+    assert entry["stack"] == "optimum-neuron" and entry["rule_stack"] == "optimum-neuron"
+    assert max(entry["degrees"]) == 24
+    assert (entry["degree"], entry["degree_from"], entry["fits"]) == (24, "tested-configuration", True)
+    assert entry["tested_configuration"]["checkpoint"] == "Llama-3.3-70b"
+    assert "runs at tensor parallelism 24 on inf2.48xlarge" in entry["degree_why"]
+
+
+def test_qwen3_32b_on_trn2_48xlarge_proposes_a_degree_dividing_its_heads(tmp_path):
+    result = run_check(str(_write(tmp_path, QWEN3_32B)), "--json", "--instance", "trn2.48xlarge", registry=REGISTRY,
+                       timeout=120)
+    fit = verdict_of(result)["fit"]
+    [entry] = fit["instances"]
+    assert entry["stack"] == "vllm-neuron" and entry["lnc"] == 2
+    assert entry["degrees"] == [1, 2, 4, 8, 16, 32, 64]  # vLLM Neuron: divisors of 64 heads, KV 8 split or replicated
+    assert 64 % entry["degree"] == 0 and entry["degree_from"] == "smallest-with-margin" and entry["within_margin"]
+    assert "divides the 64 attention heads" in entry["degree_why"]
+
+
+def test_training_on_trn1_counts_gradients_and_optimizer_states():
+    result = run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--workload", "training", "--instance",
+                       "trn1.32xlarge", timeout=120)
+    fit = verdict_of(result)["fit"]
+    assert fit["assumptions"]["optimizer"] == "adamw-mixed" and "fp32 master" in fit["assumptions"]["optimizer_text"]
+    assert any("activations" in item for item in fit["not_counted"])
+    [entry] = fit["instances"]
+    assert entry["stack"] == "optimum-neuron" and entry["rule_stack"] == "optimum-neuron"
+    parts = {p["name"]: p["bytes"] for p in entry["memory_parts"]}
+    n = fit["parameters"]
+    degree, replicas = entry["degree"], 32 // entry["degree"]
+    assert parts["weights"] == 2 * n and parts["gradients"] == 4 * n  # fp32 gradient accumulation (Optimum Neuron)
+    assert parts["optimizer_states"] == -(-12 * n // replicas)  # ZeRO-1 over the data-parallel ranks
+    assert entry["bytes_needed"] == sum(parts.values()) and entry["within_margin"]
+    assert 14336 % degree == 0  # the training rule: the MLP splits evenly
+    sgd = verdict_of(run_check(str(CONFIGS / "llama-3.1-8b.json"), "--json", "--workload", "training",
+                               "--instance", "trn1.32xlarge", "--optimizer", "sgd"))["fit"]["instances"][0]
+    assert {p["name"]: p["bytes"] for p in sgd["memory_parts"]}["optimizer_states"] == 0
+
+
+def test_a_huge_instance_is_bounded_work():
+    from neuron_compat.check.fit import MAX_DEGREE
+
+    instances = {"generations": [], "instances": [{"name": "huge", "hardware": "trn9", "neuron_cores": 100_000,
+                                                   "device_memory_gib": 100_000}]}
+    config = json.loads((CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
+    fit = fit_document(config, instances, FitOptions(), ["nxd-inference", "vllm-neuron"])
+    [entry] = fit["instances"]
+    assert max(entry["degrees"]) == MAX_DEGREE and fit["tensor_parallel"]["nxd-inference"][-1] == MAX_DEGREE
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"num_hidden_layers": 0}, "num_hidden_layers"),
+    ({"hidden_size": 4095, "head_dim": None}, "hidden_size / num_attention_heads"),
+])
+def test_absurd_sizes_give_a_row_saying_why(change, says):
+    config = json.loads((CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
+    config.update(change)
+    instances = json.loads(json.dumps(registry_to_json(validate_registry(CHECK_REGISTRY).registry)["instances"]))
+    for workload in ("inference", "training"):
+        fit = fit_document(config, instances, FitOptions(workload=workload), ["nxd-inference"])
+        for entry in fit["instances"]:
+            assert entry["fits"] is None and entry["reason"], entry
+            assert entry["bytes_needed"] is None
+        assert any(says in (part["reason"] or "") for part in fit["parameter_parts"])
+
+
+def test_recommended_stacks_is_the_one_reading_of_the_recommendation():
+    from neuron_compat.check.fit import recommended_stacks
+
+    verdict = {"recommendations": [{"workload": "inference", "hardware": "inf2", "stack": "optimum-neuron"},
+                                   {"workload": "inference", "hardware": "trn2", "stack": None}]}
+    assert recommended_stacks(verdict) == {("inference", "inf2"): "optimum-neuron"}
+    assert recommended_stacks(None) == {}
+
+
+def test_whisper_is_counted_and_fitted():
+    """The family is matched two lines above, so the fit counts it too (it said "model_type 'whisper' is not
+    known"): the encoder-decoder's parameters, its decoder self-attention cache and a degree dividing its heads."""
+    fit = verdict_of(run_check(str(CONFIGS / "whisper-large-v3.json"), "--json", "--instance", "inf2.xlarge"))["fit"]
+    assert fit["parameters"] == 1_543_490_560
+    assert fit["kv_cache_bytes_per_token"]["fp16"] == 2 * 32 * 1280 * 2
+    [entry] = fit["instances"]
+    assert entry["fits"] is True and 20 % entry["degree"] == 0

@@ -4,6 +4,7 @@ exit codes, and the Hub client.
 - `compiled_view`: The compiled registry: the JSON document of `export --json` (api/registry.json) read into light views.
 - `config_facts`: Read a model's config.json (or a diffusers model_index.json) into the few facts the registry can answer for.
 - `fit`: The fit of `check`: parameters, weight and KV-cache bytes, tensor-parallel degrees per stack (the documented rules) and, per instance, whether weights + KV cache fit in device memory.
+- `fit_rules`: The cited facts fit applies: tensor-parallel rules per stack and workload, training sharding, optimizer assumptions, reserves.
 - `fit_schema`: The JSON Schema of `check --json`'s `fit` object.
 - `exit_codes`: The exit codes of the commands: the one table of them.
 - `hub_client`: Fetch a model's config.json (or diffusers model_index.json) from the Hugging Face Hub, fast or not at all.

@@ -19,8 +19,16 @@ class FitAssumptions(_Shape):
     dtype: str = Field(description="The weight dtype the instance fit uses.")
     dtype_from: str = Field(description="Where the dtype comes from: --dtype, the config (and how), or the default.")
     kv_cache_dtype: str = Field(description="The KV cache's dtype (the weights', or bf16 for int8/int4 weights).")
-    stack: str = Field(description="The stack whose tensor-parallel rule the instance fit uses.")
-    stack_from: str = Field(description="'--stack' or 'default'.")
+    stack: str = Field(description="--stack, or the default used where no stack is recommended on an instance's "
+                       "hardware (each instance entry names its own stack).")
+    stack_from: str = Field(description="'--stack' or 'default (...)'.")
+    workload: str = Field(description="inference or training (--workload, default inference).")
+    workload_from: str = Field(description="'--workload' or 'default'.")
+    optimizer: str | None = Field(description="Training only: the optimizer assumed (--optimizer, default "
+                                  "adamw-mixed); null for inference.")
+    optimizer_text: str | None = Field(description="What that optimizer assumption holds in memory.")
+    margin: float = Field(description="Share of device memory the proposed degree leaves for what is not counted.")
+    margin_text: str = Field(description="The margin in words (a chosen figure, not a sourced one).")
 
 
 class FitPart(_Shape):
@@ -35,16 +43,54 @@ class TensorParallelRule(_Shape):
     sources: list[str] = Field(description="Where the rule is documented (a docs page, a source file at a tag).")
 
 
+class Reserve(_Shape):
+    name: str = Field(description="runtime_per_core (device memory the Neuron runtime holds per NeuronCore) or "
+                      "host_memory (to compile or load).")
+    bytes: int | None = Field(description="The figure a source states, or null when no source states one.")
+    text: str = Field(description="What the sources say, and whether fit subtracts it.")
+    sources: list[str] = Field(description="Where.")
+
+
+class MemoryPart(_Shape):
+    name: str = Field(description="weights, kv_cache (inference); weights, gradients, optimizer_states (training).")
+    bytes: int = Field(description="Bytes over the `degree` NeuronCores of one tensor-parallel group.")
+
+
+class TestedDegree(_Shape):
+    id: str | None = Field(description="The tested configuration's id.")
+    checkpoint: str | None = Field(description="Its checkpoint.")
+    stack: str | None = Field(description="Its stack.")
+    source: str | None = Field(description="Its source URL.")
+
+
 class InstanceFit(_Shape):
     name: str = Field(description="The instance type.")
     hardware: str = Field(description="Its hardware generation.")
     neuron_cores: int | None = Field(description="NeuronCores tensor parallelism runs over (logical at the default "
                                      "LNC setting where documented), or null when unknown.")
     lnc: int | None = Field(description="The LNC setting of those cores, or null when LNC is not documented.")
-    stack: str = Field(description="The stack whose tensor-parallel rule was applied.")
-    degree: int | None = Field(description="The degree used: the smallest valid one that fits, else the largest.")
-    fits: bool | None = Field(description="Whether weights + KV cache fit at that degree; null when not worked out.")
-    bytes_needed: int | None = Field(description="Weights + KV cache (with the stack's KV-head replication), bytes.")
+    stack: str = Field(description="The stack this instance's fit is for: --stack, else the one the answer "
+                       "recommends on its hardware for the workload, else the default.")
+    stack_from: str = Field(description="Where the stack comes from.")
+    rule_stack: str = Field(description="The stack whose recorded tensor-parallel rule was applied: `stack`, or, "
+                            "when its rule is not recorded, a recorded rule's stack (see rule_note).")
+    rule_note: str | None = Field(description="Says the stack's rule is not recorded and whose rule is shown "
+                                  "instead; null when the stack's own rule was applied.")
+    degrees: list[int] | None = Field(description="Valid degrees under rule_stack's rule, never more than the "
+                                      "instance's NeuronCores at its LNC setting (nor 128).")
+    degree: int | None = Field(description="The proposed degree (see degree_from).")
+    degree_from: str | None = Field(description="'--degree', 'tested-configuration' (a tested configuration or "
+                                    "recipe of this family and size on this instance uses it), "
+                                    "'smallest-with-margin' (the smallest valid degree dividing the attention heads "
+                                    "that leaves `margin` free) or 'largest-valid' (none does).")
+    degree_why: str | None = Field(description="Why this degree, in words.")
+    tested_configuration: TestedDegree | None = Field(description="The tested configuration the degree comes from.")
+    fits: bool | None = Field(description="Whether the counted memory fits at that degree; null when not worked out.")
+    within_margin: bool | None = Field(description="Whether it fits leaving `margin` free.")
+    memory_parts: list[MemoryPart] = Field(description="The counted memory per part at `degree`.")
+    host_memory_gib: int | float | None = Field(description="The instance's host memory (not checked: see reserves).")
+    bytes_needed: int | None = Field(description="The sum of memory_parts (KV cache with the rule's KV-head "
+                                     "replication; training states sharded as the stack's recipes do), bytes.")
     bytes_available: int | None = Field(description="Device memory of `degree` NeuronCores, bytes.")
     headroom_bytes: int | None = Field(description="bytes_available - bytes_needed (negative: does not fit).")
     reason: str | None = Field(description="Why fits is null or false.")
@@ -69,6 +115,7 @@ class Fit(_Shape):
         description="stack -> the degrees its documented rule accepts (up to the most NeuronCores of any instance); "
         "null when the rule is not recorded or the heads cannot be read.")
     tensor_parallel_rules: dict[str, TensorParallelRule] = Field(description="stack -> its rule and sources.")
+    reserves: list[Reserve] = Field(description="Runtime and host-memory reserves: a source's figure or null.")
     instances: list[InstanceFit] = Field(description="One entry per instance (or the --instance one).")
 
 

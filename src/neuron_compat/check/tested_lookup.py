@@ -87,11 +87,11 @@ def checkpoint_page(hub_id: str) -> str:
     return f"checkpoints/{hub_id}/"
 
 
-def named_checkpoint(config: dict[str, Any]) -> str | None:
+def named_checkpoint(config: object) -> str | None:
     """The Hub id a local config.json names itself by (`_name_or_path`), when it is one."""
     from neuron_compat.contract.hub_ids import is_valid_repo_id
 
-    named = config.get("_name_or_path")
+    named = config.get("_name_or_path") if isinstance(config, dict) else None
     return named if isinstance(named, str) and "/" in named and is_valid_repo_id(named) else None
 
 

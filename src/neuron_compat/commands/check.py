@@ -6,7 +6,7 @@ The registry answered from is chosen by registry_source.py (--registry, $NEURON_
 the bundled snapshot) and named in the header and in the JSON's `registry`.
 Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
 registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network), or a
-fit flag (--batch, --seq-len, --dtype, --instance) with a value fit cannot use (a usage error, as argparse's).
+fit flag (--batch, --seq-len, --dtype, --instance, --degree, --optimizer) with a value fit cannot use (a usage error, as argparse's).
 The fit (check/fit.py) follows the verdict, in the table and as `fit` in the JSON.
 """
 
@@ -129,12 +129,20 @@ def run(args: argparse.Namespace) -> int:
     except ResolveError as error:
         return _fail(str(error), EXIT_PROBLEMS)
 
-    document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
-    from neuron_compat.check.tested_lookup import named_checkpoint
-
-    tested = _tested(registry, verdict, checkpoint or named_checkpoint(data), args.instance, args.stack)
+    document, tested = answer_with_tested(registry, verdict, data, fit_options, checkpoint, args.instance, args.stack)
     sys.stdout.write(_output(args.json, document, verdict, source, registry, origin, tested))
     return EXIT_FOR_STATUS[verdict.status]
+
+
+def answer_with_tested(registry: CompiledRegistry, verdict: Verdict, data: object, fit_options: FitOptions,
+                       checkpoint: str | None, instance: str | None, stack: str | None
+                       ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The answer document (with its fit) and the tested configurations: what `check` and the check page print."""
+    from neuron_compat.check.tested_lookup import named_checkpoint
+
+    document = answer_document(verdict, data, registry.instances, [s.id for s in registry.stacks], fit_options,
+                               _configurations(registry))
+    return document, _tested(registry, verdict, checkpoint or named_checkpoint(data), instance, stack)
 
 
 def _tested(registry: CompiledRegistry, verdict: Verdict, checkpoint: str | None, instance: str | None,
@@ -170,7 +178,7 @@ def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> 
     from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
 
     options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
-                         stack=args.stack)
+                         stack=args.stack, workload=args.workload, optimizer=args.optimizer, degree=args.degree)
     try:
         check_options(options, instances)
     except FitOptionError as error:
@@ -187,12 +195,21 @@ def verdict_document(verdict: Verdict) -> dict[str, Any]:
 
 
 def answer_document(verdict: Verdict, config: object, instances: dict[str, Any] | None, stacks: list[str],
-                    fit_options: FitOptions) -> dict[str, Any]:
+                    fit_options: FitOptions, configurations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """`check --json` without `registry`: the verdict document and its `fit` (what the check page shows)."""
     from neuron_compat.check.fit import fit_document
 
-    fit = fit_document(config, instances, fit_options, stacks, pipeline=verdict.model.kind == "diffusers")
-    return {**verdict_document(verdict), "fit": fit}
+    document = verdict_document(verdict)
+    fit = fit_document(config, instances, fit_options, stacks, pipeline=verdict.model.kind == "diffusers",
+                       verdict=document, configurations=configurations,
+                       family=verdict.family.id if verdict.family else None)
+    return {**document, "fit": fit}
+
+
+def _configurations(registry: CompiledRegistry) -> list[dict[str, Any]]:
+    from neuron_compat.check.tested_lookup import all_configurations
+
+    return all_configurations(registry)
 
 
 def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -386,4 +403,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                      "the KV cache shares it, at bf16 for int8/int4")
     fit.add_argument("--instance", metavar="NAME",
                      help="only this instance (a name from registry/instances.yaml, e.g. inf2.xlarge; default: all)")
+    fit.add_argument("--degree", type=int, metavar="N",
+                     help="fit at this tensor-parallel degree (default: one a tested configuration uses, else the "
+                     "smallest that divides the attention heads and leaves a margin)")
+    fit.add_argument("--optimizer", metavar="NAME",
+                     help="with --workload training: adamw-mixed (default: fp32 master weights and moments), "
+                     "adamw-fp32 or sgd")
     parser.set_defaults(handler=run)

@@ -59,7 +59,7 @@ def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str
     from neuron_compat.check.config_facts import ConfigError, facts_from_config, parse_config_text
     from neuron_compat.check.exit_codes import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_USAGE
     from neuron_compat.check.resolver import ResolveError, resolve
-    from neuron_compat.commands.check import _fit_options, _option_problem, _output, _tested, answer_document
+    from neuron_compat.commands.check import _fit_options, _option_problem, _output, answer_with_tested
     from neuron_compat.registry_sources.selection import RegistryOrigin
 
     if checkpoint is not None:
@@ -87,8 +87,7 @@ def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str
                           task=args.task, checkpoint=checkpoint, hardware=args.hardware)
     except ResolveError as error:
         return _failure(str(error), EXIT_PROBLEMS)
-    document = answer_document(verdict, data, registry.instances, [stack.id for stack in registry.stacks], fit_options)
-    tested = _tested(registry, verdict, checkpoint, args.instance, args.stack)
+    document, tested = answer_with_tested(registry, verdict, data, fit_options, checkpoint, args.instance, args.stack)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
                             data_version=registry.data_version)
     source = checkpoint or SOURCE

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.decoder import add_lm_head
-from neuron_compat.sizing.fields import FieldError, read_bool, read_int
+from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
 
 FALCON_HEADS = ("num_attention_heads", "n_head")
@@ -119,4 +119,97 @@ def count_falcon(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("mlp", lambda: layers(config) * (_linear(hidden(), ffn(), read_bool(config, "bias", False))
                                                + _linear(ffn(), hidden(), read_bool(config, "bias", False))))
     parts.add("norms", norms)
+    add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * hidden())
+
+
+def count_openai_gpt(config: Mapping[str, object], parts: PartList) -> None:
+    """GPT-1: GPT-2's layout with post-LayerNorm blocks and no final LayerNorm; output tied."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("position_embeddings", lambda: read_int(config, "n_positions") * hidden())
+    parts.add("attention", lambda: layers(config) * (_linear(hidden(), 3 * hidden()) + _linear(hidden(), hidden())))
+    parts.add("mlp", lambda: layers(config) * (_linear(hidden(), 4 * hidden()) + _linear(4 * hidden(), hidden())))
+    parts.add("norms", lambda: 2 * layers(config) * _layer_norm(hidden()))
+    add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * hidden())
+
+
+def count_gpt_neo(config: Mapping[str, object], parts: PartList) -> None:
+    """GPT-Neo: learned positions, q/k/v without bias, biased out_proj and MLP, final LayerNorm; output tied."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def inner() -> int:
+        return _intermediate(config, "intermediate_size")
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("position_embeddings", lambda: read_int(config, "max_position_embeddings") * hidden())
+    parts.add("attention", lambda: layers(config) * (3 * hidden() * hidden() + _linear(hidden(), hidden())))
+    parts.add("mlp", lambda: layers(config) * (_linear(hidden(), inner()) + _linear(inner(), hidden())))
+    parts.add("norms", lambda: (2 * layers(config) + 1) * _layer_norm(hidden()))
+    add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * hidden())
+
+
+def count_gptj(config: Mapping[str, object], parts: PartList) -> None:
+    """GPT-J: rotary positions, one LayerNorm per (parallel) block, unbiased attention, biased MLP, an untied
+    output head with a bias."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def inner() -> int:
+        return _intermediate(config, "n_inner")
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("attention", lambda: layers(config) * 4 * hidden() * hidden())
+    parts.add("mlp", lambda: layers(config) * (_linear(hidden(), inner()) + _linear(inner(), hidden())))
+    parts.add("norms", lambda: (layers(config) + 1) * _layer_norm(hidden()))
+    add_lm_head(config, parts, False, lambda: _linear(hidden(), read_int(config, "vocab_size")))
+
+
+def count_xglm(config: Mapping[str, object], parts: PartList) -> None:
+    """XGLM: sinusoidal positions (a buffer), pre-LayerNorm blocks with biased linears, final LayerNorm; tied."""
+
+    def d_model() -> int:
+        return read_int(config, "d_model")
+
+    def ffn() -> int:
+        return read_int(config, "ffn_dim")
+
+    def attention() -> int:
+        exact_div(d_model(), read_int(config, "attention_heads"), "d_model / attention_heads")
+        return read_int(config, "num_layers") * 4 * _linear(d_model(), d_model())
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * d_model())
+    parts.add("attention", attention)
+    parts.add("mlp", lambda: read_int(config, "num_layers") * (_linear(d_model(), ffn()) + _linear(ffn(), d_model())))
+    parts.add("norms", lambda: (2 * read_int(config, "num_layers") + 1) * _layer_norm(d_model()))
+    add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * d_model())
+
+
+def count_mamba(config: Mapping[str, object], parts: PartList) -> None:
+    """Mamba (and Falcon-Mamba, the same parameters): per layer an RMSNorm and a selective-scan mixer (in_proj to
+    twice the inner width, a depthwise Conv1d, x_proj to the time-step rank and two state widths, dt_proj, A_log,
+    D, out_proj); final RMSNorm; output tied by default."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def mixer() -> int:
+        inner = read_int(config, "intermediate_size")
+        state = read_int(config, "state_size")
+        rank = read_int(config, "time_step_rank")
+        kernel = read_int(config, "conv_kernel")
+        bias = read_bool(config, "use_bias", False)
+        conv_bias = read_bool(config, "use_conv_bias", True)
+        return (_linear(hidden(), 2 * inner, bias) + inner * kernel + (inner if conv_bias else 0)
+                + inner * (rank + 2 * state) + _linear(rank, inner) + inner * state + inner
+                + _linear(inner, hidden(), bias))
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("mixers", lambda: layers(config) * (mixer() + hidden()))
+    parts.add("norms", lambda: hidden())
     add_lm_head(config, parts, True, lambda: read_int(config, "vocab_size") * hidden())

@@ -29,6 +29,7 @@ FAMILIES: dict[str, Family] = {
     "qwen3": Family(qk_norm=True),
     "qwen3_moe": Family(qk_norm=True),
     "gemma": Family(tie_default=True),
+    "vaultgemma": Family(tie_default=True),  # Gemma's layout (checked against the meta-device reference)
     "gemma2": Family(norms_per_layer=4, tie_default=True),
     "gemma3_text": Family(norms_per_layer=4, qk_norm=True, tie_default=True),
     "deepseek_v2": Family(),
@@ -37,7 +38,13 @@ FAMILIES: dict[str, Family] = {
 
 EXPERT_COUNT_KEY = {"mixtral": "num_local_experts", "qwen2_moe": "num_experts", "qwen3_moe": "num_experts",
                     "deepseek_v2": "n_routed_experts", "deepseek_v3": "n_routed_experts"}
-"""MoE model_type -> the config key of its routed-expert count."""
+"""MoE model_type -> the config key of its routed-expert count (the check page's table, check/tables.py)."""
+EXPERT_COUNT_KEYS: dict[str, tuple[str, ...]] = {
+    **{model_type: (key,) for model_type, key in EXPERT_COUNT_KEY.items()},
+    "qwen2_moe": ("num_experts", "num_local_experts"),
+    "qwen3_moe": ("num_experts", "num_local_experts"),
+}
+"""The keys the sizing reads, first set wins: transformers 5 writes Qwen's num_experts as num_local_experts."""
 
 GATED_ACTIVATIONS = frozenset({"silu", "swish", "swiglu"})
 
@@ -107,10 +114,10 @@ def moe_layout(config: Mapping[str, object], model_type: str) -> MoeLayout | Non
     """None for a dense model. Which layers are MoE follows each family's config convention."""
     total = layers(config)
     if model_type == "mixtral":
-        experts = read_int(config, EXPERT_COUNT_KEY[model_type])
+        experts = read_int(config, *EXPERT_COUNT_KEYS[model_type])
         return MoeLayout(experts, read_int(config, "intermediate_size"), total, 0, 0, False, False)
     if model_type in ("qwen2_moe", "qwen3_moe"):
-        experts = read_int(config, EXPERT_COUNT_KEY[model_type], minimum=0)
+        experts = read_int(config, *EXPERT_COUNT_KEYS[model_type], minimum=0)
         if experts == 0:
             return None
         step = read_int(config, "decoder_sparse_step", default=1)
@@ -122,9 +129,9 @@ def moe_layout(config: Mapping[str, object], model_type: str) -> MoeLayout | Non
         return MoeLayout(experts, read_int(config, "moe_intermediate_size"), moe, total - moe, shared,
                          shared > 0, False)
     if model_type in ("deepseek_v2", "deepseek_v3"):
-        if config.get(EXPERT_COUNT_KEY[model_type]) is None:
+        if not has(config, *EXPERT_COUNT_KEYS[model_type]):
             return None
-        experts = read_int(config, EXPERT_COUNT_KEY[model_type])
+        experts = read_int(config, *EXPERT_COUNT_KEYS[model_type])
         first_dense = read_int(config, "first_k_dense_replace", minimum=0, default=0)
         freq = read_int(config, "moe_layer_freq", default=1)
         # multiples of freq in [first_dense, total), counted rather than looped

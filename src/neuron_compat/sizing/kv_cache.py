@@ -7,11 +7,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from neuron_compat.sizing.bytes import DTYPE_BYTES, normalise_dtype
+from neuron_compat.sizing.encoders import SPEECH_ENCODERS
 from neuron_compat.sizing.fields import MAX_EXACT, FieldError, as_int, has, read_int, read_str, sub_config
 from neuron_compat.sizing.models import ATTENTION_FREE, ENCODERS
+from neuron_compat.sizing.seq2seq import BART_VARIANTS
 from neuron_compat.sizing.shapes import attention, layers
 
-ENCODER_ONLY = ENCODERS | {"vit", "clip", "clip_vision_model", "clip_text_model"}
+T5_LIKE = frozenset({"t5", "mt5", "umt5"})
+BART_LIKE = frozenset({*BART_VARIANTS, "whisper"})
+"""Encoder-decoders whose decoder self-attention cache is counted (T5's heads x d_kv, else d_model wide)."""
+
+ENCODER_ONLY = ENCODERS | SPEECH_ENCODERS | {"vit", "clip", "clip_vision_model", "clip_text_model", "distilbert",
+                                          "electra", "mpnet", "deit", "dinov2"}
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ def _kv_cache(config: Mapping[str, object], dtype: str) -> KvCacheBytes:
         return KvCacheBytes(result.bytes_per_token, name, result.reason, ("from text_config", *result.notes))
     width = DTYPE_BYTES[name]
     try:
-        if model_type in ("t5", "bart"):
+        if model_type in T5_LIKE or model_type in BART_LIKE:
             return _seq2seq(config, model_type, name, width)
         if has(config, "kv_lora_rank"):
             latent = read_int(config, "kv_lora_rank") + read_int(config, "qk_rope_head_dim")
@@ -68,7 +75,7 @@ def _kv_cache(config: Mapping[str, object], dtype: str) -> KvCacheBytes:
 
 
 def _seq2seq(config: Mapping[str, object], model_type: str, name: str, width: Fraction) -> KvCacheBytes:
-    if model_type == "t5":
+    if model_type in T5_LIKE:
         decoder_layers = read_int(config, "num_decoder_layers", "num_layers")
         inner = read_int(config, "num_heads") * read_int(config, "d_kv")
     else:

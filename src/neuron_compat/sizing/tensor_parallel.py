@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from neuron_compat.sizing.fields import FieldError, has, read_int, sub_config
-from neuron_compat.sizing.shapes import attention
+from neuron_compat.sizing.shapes import HEADS, attention
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,12 @@ def tensor_parallel_degrees(config: Mapping[str, object], max_degree: int = 128)
     source = text if text is not None and not has(config, "num_attention_heads") else config
     notes: list[str] = ["from text_config"] if source is not config else []
     try:
-        if has(source, "kv_lora_rank"):
+        if not has(source, *HEADS) and has(source, "decoder_attention_heads"):
+            heads = read_int(source, "decoder_attention_heads")  # encoder-decoders (BART, Whisper): MHA
+            kv_heads = heads
+            if has(source, "encoder_attention_heads") and read_int(source, "encoder_attention_heads") != heads:
+                notes.append("encoder and decoder head counts differ: the decoder's constrains the split here")
+        elif has(source, "kv_lora_rank"):
             heads = read_int(source, "num_attention_heads")
             kv_heads = heads
             notes.append("MLA: the KV latent is shared by all heads; only the head count constrains the split")
