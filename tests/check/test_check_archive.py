@@ -78,7 +78,7 @@ def test_the_archive_alone_answers_as_check_does_on_the_oldest_python(tmp_path):
         shown = json.loads(answer["json"])
         shown.pop("registry")
         assert shown == expected, config.name
-    assert ran["answers"][-2]["error"] == "argument --batch: invalid int value: 'x'"
+    assert ran["answers"][-2]["error"].startswith("argument --batch: 'x' is not a whole number")  # as check's parser says
     assert ran["answers"][-1]["exit_code"] in (0, 4)
 
 

@@ -43,7 +43,7 @@ def one_line(result: subprocess.CompletedProcess) -> str:
 
 def test_outside_its_folder_a_clone_answers_from_its_own_registry_compiled(tmp_path):
     result = check(QWEN, "--json", cwd=tmp_path)
-    assert result.returncode == 3, result.stderr
+    assert result.returncode == 0, result.stderr  # Qwen3-8B: supported with optimum-neuron today (views.answer)
     found = origin(result)
     assert found["chosen_by"] == "bundled" and found["kind"] == "bundled"
     assert found["data_version"] == json.loads(BUNDLED.read_text(encoding="utf-8"))["data_version"]
@@ -119,7 +119,7 @@ def test_check_on_the_snapshot_imports_no_site_tools_and_no_pydantic_models(tmp_
              "print(code, heavy)\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
                             env=clean_env(), timeout=60, check=False)
-    assert result.stdout.strip() == "3 []", result.stderr
+    assert result.stdout.strip() == "0 []", result.stderr
 
 
 # --- a published registry over HTTP -------------------------------------------------------------------------

@@ -403,7 +403,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                      "the KV cache shares it, at bf16 for int8/int4")
     fit.add_argument("--instance", metavar="NAME",
                      help="only this instance (a name from registry/instances.yaml, e.g. inf2.xlarge; default: all)")
-    fit.add_argument("--degree", type=int, metavar="N",
+    fit.add_argument("--degree", type=argparse_type(whole_number, signed=True), metavar="N",
                      help="fit at this tensor-parallel degree (default: one a tested configuration uses, else the "
                      "smallest that divides the attention heads and leaves a margin)")
     fit.add_argument("--optimizer", metavar="NAME",

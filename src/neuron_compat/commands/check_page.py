@@ -22,8 +22,11 @@ EXIT_MEANINGS = {0: "supported", 3: "partial (or supported with a limiting cavea
                  4: "unsupported or unknown", 1: "bad input", 2: "a usage error (an option value check cannot use)"}
 """What each exit code of `check` means (its --help and the check page's table say the same)."""
 
-OPTION_NAMES = ("neuron", "stack", "workload", "hardware", "task", "batch", "seq_len", "dtype", "instance")
-INT_OPTIONS = {"batch": "--batch", "seq_len": "--seq-len"}
+OPTION_NAMES = ("neuron", "stack", "workload", "hardware", "task", "batch", "seq_len", "dtype", "instance", "degree",
+                "optimizer")
+INT_OPTIONS = {"batch": ("--batch", {"signed": True}), "seq_len": ("--seq-len", {"signed": True}),
+               "degree": ("--degree", {"signed": True})}
+"""The page's whole-number controls: their flag and the bounds `check`'s parser reads them with."""
 
 
 def _failure(message: str, code: int) -> dict[str, Any]:
@@ -36,6 +39,7 @@ def _arguments(options: dict[str, Any]) -> argparse.Namespace | tuple[str, int]:
     """The page's choices as `check`'s parsed arguments; a number that is not an integer is refused as argparse
     refuses it (exit 2)."""
     from neuron_compat.check.exit_codes import EXIT_USAGE
+    from neuron_compat.safeio.option_values import OptionValueError, whole_number
 
     values: dict[str, Any] = {}
     for name in OPTION_NAMES:
@@ -43,10 +47,11 @@ def _arguments(options: dict[str, Any]) -> argparse.Namespace | tuple[str, int]:
         if value is None or value == "":
             values[name] = None
         elif name in INT_OPTIONS:
+            flag, bounds = INT_OPTIONS[name]
             try:
-                values[name] = int(str(value).strip(), 10)
-            except ValueError:
-                return (f"argument {INT_OPTIONS[name]}: invalid int value: '{value}'", EXIT_USAGE)
+                values[name] = whole_number(str(value), **bounds)
+            except OptionValueError as error:
+                return (f"argument {flag}: {error}", EXIT_USAGE)
         else:
             values[name] = str(value)
     return argparse.Namespace(**values, json=True, revision=None, json_schema=False, offline=False)
