@@ -13,6 +13,8 @@ import jsonschema
 import pytest
 import yaml
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRIES = [ROOT / "registry", ROOT / "tests" / "fixtures" / "registry", ROOT / "tests" / "check" / "registry"]
 FIXTURE = ROOT / "tests" / "fixtures" / "registry"
