@@ -1,5 +1,5 @@
 """The check page reads its constant tables from the compiled document (`check_tables`, built from the Python
-constants by check_tables.py) instead of holding hand copies of them."""
+constants by check/tables.py) instead of holding hand copies of them."""
 
 from __future__ import annotations
 

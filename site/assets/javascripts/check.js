@@ -1,6 +1,6 @@
 /*
  * neuron-compat: the "Check a model" page. It reads a pasted config with check_config.js and answers with
- * check_resolve.js (the ports of model_config.py and resolve.py), adds the fit with check_fit.js (check/fit.py and
+ * check_resolve.js (the ports of check/config_facts.py and check/resolver.py), adds the fit with check_fit.js (check/fit.py and
  * sizing/), then renders with textContent only: registry and config text is never HTML. site/check.md loads the four
  * scripts in that order.
  */

@@ -767,7 +767,7 @@ class CompiledFamily(Family):
 
 
 class CheckTables(BaseModel):
-    """The constant tables of `neuron-compat check` (model_config.py, resolve.py, views.py), published so the
+    """The constant tables of `neuron-compat check` (check/config_facts.py, check/resolver.py, views/at_release.py), published so the
     site's check page (site/assets/javascripts/check_*.js) ports only the logic, never a hand copy of them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -870,7 +870,7 @@ class RegistryDocument(BaseModel):
     instances: InstancesFile | None = Field(
         default=None, description="registry/instances.yaml: hardware generations and instance sizes (fit reads them).")
     check_tables: CheckTables | None = Field(
-        default=None, description="The constant tables the site's check page reads (check_tables.py).")
+        default=None, description="The constant tables the site's check page reads (check/tables.py).")
     at_release: dict[str, dict[str, list[list[Any]]]] | None = Field(
         default=None,
         description="views.cell_at at every release, per family id and 'stack workload', as spans "

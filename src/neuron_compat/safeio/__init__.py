@@ -7,4 +7,5 @@ directories and one-line safe text. Imports nothing else of the package.
 - `safe_text`: Registry text made safe to print on one line: the one escaping used for every problem line and terminal output.
 - `scratch_dir`: Temporary directories that a killed run does not leave behind for good.
 - `tree_write`: Write a whole directory tree in one swap, never over files this tool did not write.
+- `echoed_arguments`: The command line's own arguments, escaped wherever a message echoes them: the one place argv meets output.
 """
