@@ -1,6 +1,7 @@
 """Tools that write the registry for contributors: the add-evidence engine, minimal YAML patches and
 round-trip style, the new-family scaffold, the registry lock, the shadow registry, upstream snapshots.
 
+- `edit_transaction`: One registry edit as one transaction, shared by both paths of `add-evidence` (a statement, a configuration).
 - `evidence_edit`: Turn "I ran family X on stack S, Neuron release R, hardware H" into the right edit of X's file.
 - `new_family`: The text of a new family file, from what a contributor knows: an id, model types, a config.json.
 - `registry_lock`: One writer at a time per registry: an exclusive advisory lock on the registry directory itself.
