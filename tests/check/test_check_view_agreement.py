@@ -15,7 +15,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from check_helpers import ROOT, node_executable
 
 from neuron_compat.check.compiled_view import CompiledRegistry
@@ -27,8 +26,6 @@ from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.pages.matrix import matrix_data
 from neuron_compat.site.support import ReleaseView, combinations
 from neuron_compat.views.at_release import ENDED, HOLDS, NOT_YET, WITH_REQUIREMENTS, CellState
-
-pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
 
 Said = tuple[Any, ...]
 """(kind, release, held_through, sorted (status, hardware...) of what holds): what one view says of one cell."""
