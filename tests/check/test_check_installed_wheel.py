@@ -15,6 +15,12 @@ from check_helpers import CONFIGS, ROOT, bundled_snapshot, clean_env
 pytestmark = pytest.mark.slow
 
 
+def venv_env() -> dict[str, str]:
+    """The environment of the fresh venv: no PYTHONPATH, so neither pip nor the venv's Python sees the clone's
+    src/ (its egg-info would read as neuron-compat already installed)."""
+    return {k: v for k, v in clean_env().items() if k != "PYTHONPATH"}
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """bin/ of a new venv holding the wheel built from this checkout (its dependencies from the index)."""
@@ -26,7 +32,7 @@ def installed(tmp_path_factory) -> Path:
     environment = work / "venv"
     venv.EnvBuilder(with_pip=True).create(environment)
     pip = subprocess.run([str(environment / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
-                         capture_output=True, text=True, timeout=900, check=False)
+                         capture_output=True, text=True, timeout=900, check=False, env=venv_env())
     assert pip.returncode == 0, pip.stderr[-2000:]
     return environment / "bin"
 
@@ -34,7 +40,7 @@ def installed(tmp_path_factory) -> Path:
 def test_the_installed_wheel_checks_a_config_from_any_directory(installed, tmp_path):
     config = str((CONFIGS / "qwen3-8b.json").resolve())
     result = subprocess.run([str(installed / "neuron-compat"), "check", config, "--json"], capture_output=True,
-                            text=True, cwd=tmp_path, env=clean_env(), timeout=60, check=False)
+                            text=True, cwd=tmp_path, env=venv_env(), timeout=60, check=False)
     assert result.returncode == 3, result.stderr
     verdict = json.loads(result.stdout)
     assert verdict["registry"]["chosen_by"] == "bundled"
@@ -51,7 +57,7 @@ def test_the_wheel_brings_none_of_the_site_tools(installed):
              "print(neuron_compat.__file__); "
              "print([m for m in ('mkdocs', 'material', 'jinja2') if importlib.util.find_spec(m)])")
     result = subprocess.run([str(installed / "python"), "-c", probe], capture_output=True, text=True,
-                            timeout=60, check=False)
+                            timeout=60, check=False, env=venv_env())
     location, missing = result.stdout.splitlines()
     assert str(installed.parent) in location, "the venv's own copy, not the clone's"
     assert missing == "[]"
@@ -60,7 +66,7 @@ def test_the_wheel_brings_none_of_the_site_tools(installed):
 def test_the_installed_wheel_explains_errors_and_lists_tested_configurations(installed, tmp_path):
     """explain and check's tested configurations read the bundled snapshot too: no clone, no registry/ folder."""
     run = lambda *argv: subprocess.run([str(installed / "neuron-compat"), *argv], capture_output=True,  # noqa: E731
-                                       text=True, cwd=tmp_path, env=clean_env(), timeout=60, check=False)
+                                       text=True, cwd=tmp_path, env=venv_env(), timeout=60, check=False)
     matched = run("explain", "nrt_tensor_allocate status=4 message=\"Allocation Failure\"")
     assert matched.returncode == 0, matched.stderr
     assert "runtime-device-memory-allocation" in matched.stdout
@@ -77,7 +83,7 @@ def test_the_wheel_carries_registry_compiled_by_its_build(installed):
     """The build hook compiled registry/ into the wheel (nothing compiled is committed): the same bytes a clone
     compiles on demand, with its index."""
     where = subprocess.run([str(installed / "python"), "-c", "import neuron_compat; print(neuron_compat.__file__)"],
-                           capture_output=True, text=True, timeout=60, check=False).stdout.strip()
+                           capture_output=True, text=True, timeout=60, check=False, env=venv_env()).stdout.strip()
     data = Path(where).parent / "data"
     document, index = bundled_snapshot()
     assert (data / "registry.json").read_bytes() == document.read_bytes()

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from contrib_helpers import REPO, run_cli
 
 from neuron_compat.rules.validation import validate_registry
+
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
 
 
 def test_the_real_registry_carries_a_data_version() -> None:

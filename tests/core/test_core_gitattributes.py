@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 ROOT = Path(__file__).resolve().parents[2]
 HARVESTED = re.compile(r"^harvest:", re.MULTILINE)
 

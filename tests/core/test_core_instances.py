@@ -10,6 +10,8 @@ import pytest
 
 from neuron_compat.rules.validation import validate_registry
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

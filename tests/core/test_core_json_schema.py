@@ -13,6 +13,8 @@ import jsonschema
 import pytest
 import yaml
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRIES = [ROOT / "registry", ROOT / "tests" / "fixtures" / "registry", ROOT / "tests" / "check" / "registry"]
 FIXTURE = ROOT / "tests" / "fixtures" / "registry"
@@ -150,10 +152,10 @@ def test_schema_without_a_loadable_catalogue_says_why(tmp_path: Path) -> None:
 def _contract_models() -> list[type]:
     from pydantic import BaseModel
 
-    from neuron_compat.contract import models as schema
+    from neuron_compat.contract import models
 
-    return [value for value in vars(schema).values()
-            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == schema.__name__]
+    return [value for value in vars(models).values()
+            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == models.__name__]
 
 
 def test_every_field_of_every_model_has_a_description() -> None:

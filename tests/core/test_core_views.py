@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.support import CurrentView, ReleaseView, current_release
 from neuron_compat.views.at_release import cells_at
+
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
 
 REGISTRY = Path(__file__).resolve().parents[2] / "registry"
 

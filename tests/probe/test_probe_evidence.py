@@ -22,6 +22,8 @@ from neuron_compat.site.pages.families import family_page
 from neuron_compat.site.support import ReleaseView
 from neuron_compat.views.probe_reading import probe_lines
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "probe.yaml"
 CHECK_REGISTRY = ROOT / "tests" / "check" / "registry"

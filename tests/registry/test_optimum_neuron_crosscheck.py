@@ -17,6 +17,8 @@ from neuron_compat.views.optimum_neuron_crosscheck import (
     registered_model_types,
 )
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 REGISTRY = Path(__file__).resolve().parents[2] / "registry"
 
 

@@ -11,6 +11,8 @@ import pytest
 from neuron_compat.check.explain import match_issues
 from neuron_compat.cli import main
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 ISSUES = [
     {"id": "hbm", "title": "HBM", "match": {"codes": ["NCC_EOOM001"], "phrases": ["exceeds the high-bandwidth memory limit"]},
      "stacks": [{"stack": "nxd-inference"}], "description": "d", "sources": [{"url": "https://example.org/a"}]},

@@ -9,6 +9,8 @@ import pytest
 
 from neuron_compat.rules.validation import validate_registry
 
+pytestmark = pytest.mark.data  # the data lane: `python -m pytest -m data`
+
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = """source: reported
 description: Reports by users.

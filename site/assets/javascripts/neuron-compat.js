@@ -120,7 +120,7 @@
       return td;
     }
 
-    // Effective values (capabilities.py) and where they come from: the family's statement or the stack.
+    // Effective values (views/inherited_capabilities.py) and where they come from: the family's statement or the stack.
     function valuesCell(tr, css, values, origins) {
       var td = cell(tr, css, values.join(", "));
       if (values.length && origins.length) {

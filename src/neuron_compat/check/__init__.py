@@ -9,4 +9,8 @@ exit codes, and the Hub client.
 - `exit_codes`: The exit codes of the commands: the one table of them.
 - `hub_client`: Fetch a model's config.json (or diffusers model_index.json) from the Hugging Face Hub, fast or not at all.
 - `resolver`: Answer for one checkpoint: its config's facts + the registry + a Neuron release -> a `Verdict`.
+- `bundled_index`: An index into the bundled snapshot, so `check` reads only what one answer needs of it.
+- `document_rules`: The cross-file rules that apply to a compiled registry document from elsewhere (a file, a URL, the cache).
+- `explain`: Matching error text against the known issues: codes as whole tokens, phrases as substrings; no regex of data.
+- `tested_lookup`: The tested configurations `check` names: those of the checkpoint asked about or, failing that, of its family, on the instance (or its hardware) asked for. Reads the compiled document's `configurations` section.
 """

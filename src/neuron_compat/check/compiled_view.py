@@ -3,7 +3,7 @@
 `check` answers from this document, never from the YAML: the package ships one (the bundled snapshot,
 `neuron_compat/data/registry.json`), the site publishes one, and a registry directory is compiled into one
 after validation. The views give attribute access to the JSON (`statement.since`, `stack.versions[-1]`)
-so views.py and resolve.py read them exactly as they read the pydantic models, without building any model:
+so views/at_release.py and check/resolver.py read them exactly as they read the pydantic models, without building any model:
 importing this module costs no pydantic.
 
 A document's *shape* is trusted only when it comes from this package or from a validation that just ran;
@@ -83,7 +83,7 @@ class FamilyView(View):
 
 
 class CompiledRegistry(RegistryIndexes):
-    """What views.py and resolve.py need of a registry, over a compiled document."""
+    """What views/at_release.py and check/resolver.py need of a registry, over a compiled document."""
 
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document

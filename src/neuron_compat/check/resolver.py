@@ -529,7 +529,7 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
         raise ResolveError(unknown_hardware(hardware))
     workloads = [workload] if workload else list(WORKLOADS)
 
-    # compiled views are read exactly as the models are, by attribute (compiled.py)
+    # compiled views are read exactly as the models are, by attribute (check/compiled_view.py)
     stacks = cast("list[Stack]", registry.stacks)
     family, match, caveats, nearest = _find_family(facts, cast("list[Family]", registry.families))
     subject = _subject(facts, family, task, checkpoint)

@@ -39,7 +39,6 @@ from neuron_compat.contributing.configuration_edit import (
     new_id,
     parse_measurement,
 )
-from neuron_compat.contributing.file_snapshot import ChangedWhileRunning, read_snapshot, unchanged_text
 from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
 from neuron_compat.safeio.option_values import argparse_type, iso_date, whole_number
 
@@ -188,87 +187,54 @@ def _already_recorded(registry: Any, data: dict[str, Any], wanted_id: str | None
 
 
 def _record(args: argparse.Namespace, root: Path, data: dict[str, Any]) -> int:
-    from neuron_compat.contributing.shadow_registry import problems_the_edit_adds, validate_with_changes
+    from neuron_compat.contributing.edit_transaction import EditRefused, EditTransaction
     from neuron_compat.contributing.yaml_patch import TextEditError
-    from neuron_compat.loading.problems import render_problems
     from neuron_compat.loading.tested_loader import CONFIGURATIONS_DIR
     from neuron_compat.loading.yaml_reader import display_path
-    from neuron_compat.rules.validation import validate_registry
 
     source: str = args.source
     path = root / CONFIGURATIONS_DIR / f"{source}.yaml"
-    shown = display_path(path)
-    exists = path.exists() or path.is_symlink()
-    if not exists and source != REPORTED_SOURCE:
-        print(f"error: {shown} not found; reports go to {REPORTED_SOURCE}.yaml (leave --source out), which this "
-              "command creates when it is missing", file=sys.stderr)
+    if not (path.exists() or path.is_symlink()) and source != REPORTED_SOURCE:
+        print(f"error: {display_path(path)} not found; reports go to {REPORTED_SOURCE}.yaml (leave --source out), "
+              "which this command creates when it is missing", file=sys.stderr)
         return EXIT_PROBLEMS
-    snapshot = read_snapshot(path) if exists else None  # the copy the edit is made from, compared before the write
-    before = validate_registry(root)
-    own_problems = [p for p in before.problems if p.file == shown]
-    if own_problems:
-        print(render_problems(own_problems, "text"), file=sys.stderr)
-        print(f"{shown} has problems; fix them first (neuron-compat validate), then add the configuration",
-              file=sys.stderr)
-        return EXIT_PROBLEMS
-    registry = before.registry
     try:
-        _check_target(registry, shown, source)
-        _check_references(registry, data)
-        same = _already_recorded(registry, data, args.id)
-        if same is not None:
-            print(f"{shown}: configuration {same} already records this run; nothing changed")
+        edit = EditTransaction(root, f"{CONFIGURATIONS_DIR}/{path.name}", "the configuration")
+        shown, registry, exists = edit.shown, edit.registry, edit.existed
+        try:
+            _check_target(registry, shown, source)
+            _check_references(registry, data)
+            same = _already_recorded(registry, data, args.id)
+            if same is not None:
+                print(f"{shown}: configuration {same} already records this run; nothing changed")
+                return EXIT_OK
+            _check_id(registry, args.id)
+        except _Refused as error:
+            raise EditRefused(f"error: {error}") from None
+        taken = {c.id for f in registry.configuration_files for c in f.configurations}
+        data["id"] = args.id or new_id(source, data["checkpoint"], data["instance"], taken)
+        item = configuration_map(data)
+        text = edit.text()
+        try:
+            new_text = appended_text(text, item) if exists else new_file_text(source, REPORTED_DESCRIPTION, item)
+        except TextEditError as error:
+            raise EditRefused(f"error: {shown}: cannot add the configuration automatically: {error}; edit it by hand") from None
+        written = edit.propose(new_text)
+        where = " | ".join(str(part) for part in (data["checkpoint"], data["stack"],
+                                                 f"release {data['release'] or 'not stated'}",
+                                                 data["instance"] or "instance not stated", data["outcome"]))
+        print(f"{shown}: {'added' if exists else 'created it with'} configuration {data['id']} ({where})")
+        if args.dry_run:
+            sys.stdout.writelines(difflib.unified_diff(
+                text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+                f"a/{shown}" if exists else "/dev/null", f"b/{shown}"))
+            print("(dry run: nothing written)")
             return EXIT_OK
-        _check_id(registry, args.id)
-    except _Refused as error:
-        print(f"error: {error}", file=sys.stderr)
+        edit.ready_to_replace()
+    except EditRefused as refused:
+        print("\n".join(refused.lines), file=sys.stderr)
         return EXIT_PROBLEMS
-    taken = {c.id for f in registry.configuration_files for c in f.configurations}
-    data["id"] = args.id or new_id(source, data["checkpoint"], data["instance"], taken)
-    item = configuration_map(data)
-
-    changed = (f"error: {shown} changed while add-evidence ran (saved by another program?); nothing written: "
-               "run it again")
-    try:
-        if exists:
-            raw: bytes | None
-            raw, text, line_ending, bom = unchanged_text(path, snapshot)  # what validation read is what we edit
-            written = bom + appended_text(text, item).replace("\n", line_ending)
-        else:
-            if path.exists() or path.is_symlink():
-                raise ChangedWhileRunning()
-            raw, text = None, ""
-            written = new_file_text(source, REPORTED_DESCRIPTION, item)
-    except ChangedWhileRunning:
-        print(changed, file=sys.stderr)
-        return EXIT_PROBLEMS
-    except TextEditError as error:
-        print(f"error: {shown}: cannot add the configuration automatically: {error}; edit it by hand",
-              file=sys.stderr)
-        return EXIT_PROBLEMS
-
-    after = validate_with_changes(root, {f"{CONFIGURATIONS_DIR}/{path.name}": written})
-    new_problems = problems_the_edit_adds(list(before.problems), after, shown)
-    if new_problems:
-        print(render_problems(new_problems, "text"), file=sys.stderr)
-        print(f"the edit would leave {len(new_problems)} problem(s); {shown} not changed", file=sys.stderr)
-        return EXIT_PROBLEMS
-
-    where = " | ".join(str(part) for part in (data["checkpoint"], data["stack"], f"release {data['release'] or 'not stated'}",
-                                             data["instance"] or "instance not stated", data["outcome"]))
-    print(f"{shown}: {'added' if exists else 'created it with'} configuration {data['id']} ({where})")
-    new_text = written.replace("\r\n", "\n").removeprefix("\ufeff")
-    if args.dry_run:
-        sys.stdout.writelines(difflib.unified_diff(
-            text.splitlines(keepends=True), new_text.splitlines(keepends=True),
-            f"a/{shown}" if exists else "/dev/null", f"b/{shown}"))
-        print("(dry run: nothing written)")
-        return EXIT_OK
-    if not exists and (path.exists() or path.is_symlink()):  # created by another program since it was looked at
-        print(changed, file=sys.stderr)
-        return EXIT_PROBLEMS
-    path.parent.mkdir(exist_ok=True)
-    return write_registry_edit(path, written, raw, shown, root)  # under the lock
+    return write_registry_edit(path, written, edit.raw, shown)  # under the lock
 
 
 _positive = argparse_type(whole_number, minimum=1)

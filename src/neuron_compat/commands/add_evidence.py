@@ -20,7 +20,6 @@ from neuron_compat.commands.common import (
     write_registry_edit,
 )
 from neuron_compat.contract.vocabulary import Attention, Dtype, Hardware, SourceKind, Workload
-from neuron_compat.contributing.file_snapshot import ChangedWhileRunning, read_snapshot, unchanged_text
 from neuron_compat.contributing.registry_lock import RegistryLockError, registry_locked
 from neuron_compat.safeio.option_values import argparse_type, iso_date
 
@@ -84,65 +83,48 @@ def run(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], attention: tuple[str, ...],
             hardware: str) -> int:
+    from neuron_compat.contributing.edit_transaction import EditRefused, EditTransaction
     from neuron_compat.contributing.evidence_edit import Evidence, EvidenceError, NothingToDo, record_evidence
-    from neuron_compat.contributing.shadow_registry import problems_the_edit_adds, validate_with_changes
     from neuron_compat.loading.loader import FAMILIES_DIR
-    from neuron_compat.loading.problems import render_problems
     from neuron_compat.loading.yaml_reader import display_path
-    from neuron_compat.rules.validation import validate_registry
 
     path = root / FAMILIES_DIR / f"{args.family}.yaml"
-    shown = display_path(path)
     if not path.is_file():
-        print(f"error: {shown} not found; start the family with `neuron-compat new {args.family} --from-config config.json`",
-              file=sys.stderr)
+        print(f"error: {display_path(path)} not found; start the family with `neuron-compat new {args.family} "
+              "--from-config config.json`", file=sys.stderr)
         return EXIT_PROBLEMS
-    changed = (f"error: {shown} changed while add-evidence ran (saved by another program?); nothing written: "
-               "run it again")
-    snapshot = read_snapshot(path)  # the one copy the edit is made from, compared again before the write
-    before = validate_registry(root)
-    family = before.registry.family_by_id.get(args.family)
-    own_problems = [p for p in before.problems if p.file == shown]
-    if family is None or own_problems:
-        print(render_problems(own_problems, "text"), file=sys.stderr)
-        print(f"{shown} has problems; fix them first (neuron-compat validate), then add the evidence", file=sys.stderr)
-        return EXIT_PROBLEMS
-
     evidence = Evidence(
         stack=args.stack, workload=args.workload, release=args.release, hardware=hardware, url=args.url,
         verified=args.verified or dt.date.today(), kind=args.kind, title=args.title, by=args.by,
         instance=args.instance, dtypes=dtypes, attention=attention, stack_version=args.stack_version,
     )
     try:
-        raw, text, line_ending, bom = unchanged_text(path, snapshot)  # what validation read is what we edit
-    except ChangedWhileRunning:
-        print(changed, file=sys.stderr)
-        return EXIT_PROBLEMS
-    try:
-        edit = record_evidence(before.registry, family, text, evidence)
-    except NothingToDo as done:
-        print(f"{shown}: {done}")
-        return EXIT_OK
-    except EvidenceError as error:
-        print(f"error: {shown}: {error}", file=sys.stderr)
-        return EXIT_PROBLEMS
-
-    written = bom + edit.text.replace("\n", line_ending)  # the file's own line endings and BOM, kept
-    after = validate_with_changes(root, {f"{FAMILIES_DIR}/{path.name}": written})
-    new_problems = problems_the_edit_adds(list(before.problems), after, shown)
-    if new_problems:
-        print(render_problems(new_problems, "text"), file=sys.stderr)
-        print(f"the edit would leave {len(new_problems)} problem(s); {shown} not changed", file=sys.stderr)
+        edit = EditTransaction(root, f"{FAMILIES_DIR}/{path.name}", "the evidence")
+        shown = edit.shown
+        family = edit.registry.family_by_id.get(args.family)
+        if family is None:
+            raise EditRefused(f"{shown} has problems; fix them first (neuron-compat validate), then add the evidence")
+        text = edit.text()
+        try:
+            change = record_evidence(edit.registry, family, text, evidence)
+        except NothingToDo as done:
+            print(f"{shown}: {done}")
+            return EXIT_OK
+        except EvidenceError as error:
+            raise EditRefused(f"error: {shown}: {error}") from None
+        written = edit.propose(change.text)
+    except EditRefused as refused:
+        print("\n".join(refused.lines), file=sys.stderr)
         return EXIT_PROBLEMS
 
-    for action in edit.actions:
+    for action in change.actions:
         print(f"{shown}: {action}")
     if args.dry_run:
         sys.stdout.writelines(difflib.unified_diff(
-            text.splitlines(keepends=True), edit.text.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
+            text.splitlines(keepends=True), change.text.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
         print("(dry run: nothing written)")
         return EXIT_OK
-    return write_registry_edit(path, written, raw, shown, root)  # under the lock
+    return write_registry_edit(path, written, edit.raw, shown)  # under the lock
 
 
 class _RoutingParser(argparse.ArgumentParser):

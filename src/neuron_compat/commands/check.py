@@ -1,8 +1,8 @@
 """`neuron-compat check MODEL`: does this checkpoint run on Neuron, per stack, at a Neuron release?
 
 MODEL is a Hub repo id, a local config.json / model_index.json, or a local model folder. The answer is a table
-for people or, with --json, the `Verdict` (see resolve.py) that the site's check page computes too.
-The registry answered from is chosen by registry_source.py (--registry, $NEURON_COMPAT_REGISTRY, ./registry,
+for people or, with --json, the `Verdict` (see check/resolver.py) that the site's check page computes too.
+The registry answered from is chosen by registry_sources/selection.py (--registry, $NEURON_COMPAT_REGISTRY, ./registry,
 the bundled snapshot) and named in the header and in the JSON's `registry`.
 Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
 registry), 2 the model or the registry URL could not be reached (repo, revision, gated, offline, network), or a

@@ -36,9 +36,9 @@ def write_or_report(path: Path, text: str, unchanged_from: bytes | None = None) 
     return True
 
 
-def write_registry_edit(path: Path, text: str, raw: bytes | None, shown: str, root: Path) -> int:
-    """The last step of an add-evidence edit, under the registry's lock: replace the file (unless it changed since
-    `raw` was read) and say so. An exit status."""
+def write_registry_edit(path: Path, text: str, raw: bytes | None, shown: str) -> int:
+    """The last step of an add-evidence edit (contributing.edit_transaction), under the registry's lock: replace
+    the file (unless it changed since `raw` was read) and say so. An exit status."""
     if not write_or_report(path, text, unchanged_from=raw):  # just before the rename
         return EXIT_PROBLEMS
     print(f"wrote {shown}; check it with `git diff` and `neuron-compat validate`")

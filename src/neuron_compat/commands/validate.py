@@ -23,15 +23,14 @@ def run(args: argparse.Namespace) -> int:
     statements = sum(len(f.support) for f in registry.families)
     if args.format == "json":
         print(render_problems(result.warnings, "json") if result.warnings else "[]")
-    else:
-        if result.warnings:
-            print(render_problems(result.warnings, args.format))
-        if args.format == "text" and result.warnings:
-            print(f"{len(result.warnings)} warning(s) in {args.registry} (not failures)", file=sys.stderr)
-        print(
-            f"ok: {len(registry.families)} families, {statements} statements, "
-            f"{len(registry.stacks)} stacks, {len(registry.releases)} releases (newest {registry.newest_release})"
-        )
+        return EXIT_OK
+    if result.warnings and args.warnings:
+        print(render_problems(result.warnings, args.format))
+    counted = ""
+    if result.warnings:
+        counted = f", {len(result.warnings)} warning(s)" + ("" if args.warnings else " (list them with --warnings)")
+    print(f"ok: {len(registry.families)} families, {statements} statements, {len(registry.stacks)} stacks, "
+          f"{len(registry.releases)} releases (newest {registry.newest_release}){counted}")
     return EXIT_OK
 
 
@@ -39,10 +38,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = commands.add_parser(
         "validate", help="check every registry file; print each problem as path:line:col: field: message",
         description="Check the registry: YAML, schema and cross-file rules. Prints every problem and exits 1 "
-        "if there is any, else prints a one-line summary and exits 0. Warnings (e.g. a release without the "
-        "component versions a recommendation pins) are printed in every format and never change the exit status.",
+        "if there is any (with the warnings), else prints a one-line summary, the warnings counted in it, and exits 0. "
+        "Warnings (e.g. a release without the component versions a recommendation pins) never change the exit "
+        "status; on a registry without problems --warnings lists them (the json format always does).",
     )
     add_registry_argument(parser)
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text (default), github (workflow annotations on the lines), or json")
+    parser.add_argument("--warnings", action="store_true",
+                        help="list each warning (file:line:col) before the summary; without it they are counted")
     parser.set_defaults(handler=run)

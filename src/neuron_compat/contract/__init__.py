@@ -9,4 +9,7 @@ their JSON Schemas. Everything else depends on it; it depends only on `safeio`.
 - `statement_requirements`: What a support statement must say for its status (rules and editor schema).
 - `versions`: Neuron SDK version strings: parsing and ordering.
 - `vocabulary`: The closed vocabularies of the registry, each defined once with a description per value.
+- `known_issues`: The contract of known issues: errors people hit on Neuron, where they occur, where they were fixed, the workaround and the source. registry/known-issues.yaml holds them; `neuron-compat explain` matches error text against them and family pages show the ones that concern the family.
+- `release_ranges`: Half-open Neuron release ranges [since, until): the one definition of their bounds and of overlap.
+- `tested_configurations`: The contract of tested configurations: a checkpoint run on one instance with one stack, release and parallelism, what came of it and what was measured, with the source that says so.
 """

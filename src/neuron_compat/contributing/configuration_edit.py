@@ -30,7 +30,7 @@ from neuron_compat.contract.tested_configurations import (
     TestedConfiguration,
     Unit,
 )
-from neuron_compat.contributing import roundtrip_style as roundtrip
+from neuron_compat.contributing import roundtrip_style
 from neuron_compat.contributing.yaml_patch import YamlTextEditor
 from neuron_compat.safeio.option_values import OptionValueError, exact_float
 
@@ -142,14 +142,14 @@ def configuration_map(data: dict[str, Any]) -> CommentedMap:
     for name in CONFIGURATION_FIELDS:
         value = _to_yaml(name, data.get(name))
         if value is not None or name in _NULLABLE_REQUIRED:  # `release: null` says the source does not say
-            result[name] = roundtrip.as_text(value)
+            result[name] = roundtrip_style.as_text(value)
     return result
 
 
 def _measurements(measurements: list[dict[str, Any]]) -> CommentedSeq:
     seq = CommentedSeq()
     for measurement in measurements:
-        item = roundtrip.mapping({key: value for key, value in measurement.items()
+        item = roundtrip_style.mapping({key: value for key, value in measurement.items()
                                   if value is not None and not (key == "approximate" and value is False)})
         item.fa.set_flow_style()
         seq.append(item)
@@ -160,16 +160,16 @@ def _to_yaml(name: str, value: Any) -> Any:
     if value is None or value == [] or value == {}:
         return None
     if name in _VERSION_FIELDS:
-        return roundtrip.quoted(value)
+        return roundtrip_style.quoted(value)
     if name == "measurements":
         return _measurements(value)
     if isinstance(value, dict):
-        mapping = roundtrip.mapping({key: item for key, item in value.items() if item is not None})
+        mapping = roundtrip_style.mapping({key: item for key, item in value.items() if item is not None})
         if name in _FLOW_FIELDS:
             mapping.fa.set_flow_style()
         return mapping or None
     if isinstance(value, list):
-        seq = CommentedSeq(roundtrip.as_text(item) for item in value)
+        seq = CommentedSeq(roundtrip_style.as_text(item) for item in value)
         return seq
     return value
 
@@ -184,6 +184,6 @@ def appended_text(text: str, item: CommentedMap) -> str:
 
 def new_file_text(source: str, description: str, item: CommentedMap) -> str:
     """A new configurations file holding `item`: the editor-schema line, `source`, `description`, the item."""
-    document = roundtrip.mapping({"source": source, "description": description,
+    document = roundtrip_style.mapping({"source": source, "description": description,
                                   "configurations": CommentedSeq([item])})
-    return SCHEMA_LINE + roundtrip.dump(roundtrip.make_yaml(), document)
+    return SCHEMA_LINE + roundtrip_style.dump(roundtrip_style.make_yaml(), document)

@@ -10,7 +10,7 @@ The rules, in the order they are tried (for the statements of stack S x workload
   must decide (and say why in the pull request);
 - none covers R: a new supported statement for H starts at R and ends where the next later statement
   for the same stack/workload/hardware begins, so no two statements overlap.
-The edit is spliced into the file's text (textedit.py): comments, key order, quoting and line wrapping
+The edit is spliced into the file's text (yaml_patch.py): comments, key order, quoting and line wrapping
 of everything else stay as they were. The full validator checks the result before anything is written
 (see commands/add_evidence.py).
 """
@@ -28,7 +28,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from neuron_compat.contract.models import Family, Stack, Statement
 from neuron_compat.contract.versions import version_key
 from neuron_compat.contract.vocabulary import SourceKind, Status
-from neuron_compat.contributing import roundtrip_style as roundtrip
+from neuron_compat.contributing import roundtrip_style
 from neuron_compat.contributing.yaml_patch import TextEditError, YamlTextEditor
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.views.at_release import covers
@@ -76,13 +76,13 @@ class Evidence:
         if title is None and self.kind == SourceKind.REPRODUCIBLE_RUN.value:
             where = f" on {self.instance}" if self.instance else f" on {self.hardware}"
             title = f"Run{where} with Neuron {self.release}"
-        return roundtrip.mapping({
+        return roundtrip_style.mapping({
             "url": self.url,
             "title": title,
             "kind": self.kind,
             "verified": self.verified,
             "by": self.by,
-            "release": roundtrip.quoted(self.release),
+            "release": roundtrip_style.quoted(self.release),
             "instance": self.instance,
         })
 
@@ -160,19 +160,19 @@ def statement_to_map(statement: Statement, **changes: Any) -> CommentedMap:
     """A statement as round-trip YAML in schema order: versions quoted, short lists on one line."""
     data = statement.model_dump(mode="python", exclude_defaults=True)
     data.update(changes)
-    return roundtrip.mapping({name: _to_yaml(name, data.get(name)) for name in STATEMENT_FIELDS})
+    return roundtrip_style.mapping({name: _to_yaml(name, data.get(name)) for name in STATEMENT_FIELDS})
 
 
 def _to_yaml(name: str, value: Any) -> Any:
     if value is None or value == [] or value == {}:
         return None
     if name in _VERSION_FIELDS and isinstance(value, str):
-        return roundtrip.quoted(value)
+        return roundtrip_style.quoted(value)
     if isinstance(value, dict):
-        return roundtrip.mapping({key: _to_yaml(key, item) for key, item in value.items()})
+        return roundtrip_style.mapping({key: _to_yaml(key, item) for key, item in value.items()})
     if isinstance(value, list):
         if all(not isinstance(item, (dict, list)) for item in value):
-            return roundtrip.flow_list(value)
+            return roundtrip_style.flow_list(value)
         seq = CommentedSeq()
         seq.extend(_to_yaml(name, item) for item in value)
         return seq
@@ -241,7 +241,7 @@ class _Editor:
             if self.editor.node(("support", index, name)) is not None:
                 self.editor.append_to_list(("support", index, name), new)
             else:
-                self.editor.add_key(("support", index), name, roundtrip.flow_list(new), after=_fields_before(name))
+                self.editor.add_key(("support", index), name, roundtrip_style.flow_list(new), after=_fields_before(name))
             self.actions.append(f"added {name} {', '.join(new)} to {where}")
         if any(source.url == self.evidence.url for source in statement.sources):
             if not self.actions:
@@ -267,7 +267,7 @@ class _Editor:
                 inserts.append(statement_to_map(statement, hardware=[evidence.hardware], until=self.release))
                 self.actions.append(f"kept {evidence.hardware} unknown before {self.release} in a statement of its own")
         else:
-            until = roundtrip.quoted(self.release)
+            until = roundtrip_style.quoted(self.release)
             if statement.until is not None:
                 self.editor.set_value(("support", index, "until"), until)
             else:
@@ -292,16 +292,16 @@ class _Editor:
     def _new_statement(self, until: str | None) -> CommentedMap:
         evidence = self.evidence
         stack_since = stack_version_for(self.stack, evidence)
-        node = roundtrip.mapping({
+        node = roundtrip_style.mapping({
             "stack": evidence.stack,
             "workload": evidence.workload,
-            "hardware": roundtrip.flow_list([evidence.hardware]),
+            "hardware": roundtrip_style.flow_list([evidence.hardware]),
             "status": Status.SUPPORTED.value,
-            "since": roundtrip.quoted(self.release),
-            "until": roundtrip.quoted(until) if until else None,
-            "stack_since": roundtrip.quoted(stack_since) if stack_since else None,
-            "attention": roundtrip.flow_list(evidence.attention) if evidence.attention else None,
-            "dtypes": roundtrip.flow_list(evidence.dtypes) if evidence.dtypes else None,
+            "since": roundtrip_style.quoted(self.release),
+            "until": roundtrip_style.quoted(until) if until else None,
+            "stack_since": roundtrip_style.quoted(stack_since) if stack_since else None,
+            "attention": roundtrip_style.flow_list(evidence.attention) if evidence.attention else None,
+            "dtypes": roundtrip_style.flow_list(evidence.dtypes) if evidence.dtypes else None,
             "sources": CommentedSeq([evidence.source_map()]),
         })
         range_text = f"since {self.release}" + (f", until {until}" if until else "")

@@ -2,7 +2,7 @@
 
 New pieces of a family file (a statement, a source, a key) are rendered here: versions in double
 quotes, short lists on one line, key order as given, and block lists indented as the file indents
-them. textedit.py splices the pieces into the file. The loader (yaml_loading.py) stays the fast,
+them. yaml_patch.py splices the pieces into the file. The loader (loading/yaml_reader.py) stays the fast,
 safe PyYAML path; this module is only for writing.
 """
 

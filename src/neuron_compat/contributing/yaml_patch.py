@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from neuron_compat.contributing import roundtrip_style as roundtrip
+from neuron_compat.contributing import roundtrip_style
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -107,7 +107,7 @@ class YamlTextEditor:
         node = self.node(path)
         if not isinstance(node, yaml.ScalarNode):
             raise TextEditError(f"{_dotted(path)} is not a single value")
-        self._add(node.start_mark.index, node.end_mark.index, _render_scalar(roundtrip.as_text(value)))
+        self._add(node.start_mark.index, node.end_mark.index, _render_scalar(roundtrip_style.as_text(value)))
 
     def add_key(self, mapping_path: Path, key: str, value: Any, after: Sequence[str]) -> None:
         """Add `key: value` to the mapping at `mapping_path`, right after the last present key of `after`."""
@@ -136,7 +136,7 @@ class YamlTextEditor:
         if not isinstance(parent, yaml.MappingNode):
             raise TextEditError(f"{_dotted(seq_path[:-1])} is not a mapping")
         key_column = parent.value[0][0].start_mark.column if parent.value else 0
-        offset = roundtrip.sequence_offset(self.original)
+        offset = roundtrip_style.sequence_offset(self.original)
         block = _indent(self._render_items([item]), key_column + offset)
         if node is None:  # no such key yet: add it at the end of the mapping
             at = self._line_after(self._last_leaf_end(parent))
@@ -181,11 +181,11 @@ class YamlTextEditor:
     # -- rendering new pieces in the file's own list style ------------------------------------------
 
     def _render_mapping(self, mapping: dict[str, Any]) -> str:
-        return roundtrip.dump(roundtrip.make_yaml(self.original), roundtrip.mapping(mapping))
+        return roundtrip_style.dump(roundtrip_style.make_yaml(self.original), roundtrip_style.mapping(mapping))
 
     def _render_items(self, items: list[Any]) -> str:
         """Items as a block list with the dash at column 0, nested lists as the file writes them."""
-        text = roundtrip.dump(roundtrip.make_yaml(self.original), list(items))
+        text = roundtrip_style.dump(roundtrip_style.make_yaml(self.original), list(items))
         lines = text.splitlines(keepends=True)
         strip = min(len(line) - len(line.lstrip(" ")) for line in lines if line.strip())
         return "".join(line[strip:] if line.strip() else line for line in lines)
@@ -207,12 +207,12 @@ _PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-/]*$")
 
 
 def _flow_scalar(value: str) -> str:
-    plain = _PLAIN.fullmatch(value) and roundtrip.plain_reads_as_text(value)
-    return value if plain else _render_scalar(roundtrip.as_text(value))
+    plain = _PLAIN.fullmatch(value) and roundtrip_style.plain_reads_as_text(value)
+    return value if plain else _render_scalar(roundtrip_style.as_text(value))
 
 
 def _render_scalar(value: Any) -> str:
-    text = roundtrip.dump(roundtrip.make_yaml(), [value]).strip()
+    text = roundtrip_style.dump(roundtrip_style.make_yaml(), [value]).strip()
     return text.removeprefix("- ")
 
 

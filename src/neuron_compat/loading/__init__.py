@@ -8,4 +8,5 @@ translation of pydantic errors, the loader, and the loaded registry with its ind
 - `problems`: A problem found in the registry, with where it is and how to fix it, and its output formats.
 - `pydantic_errors`: Turn pydantic validation errors into problems a contributor can act on.
 - `yaml_reader`: Safe YAML loading for registry files: fast on the valid path, located errors on the bad one.
+- `tested_loader`: Loading registry/configurations/*.yaml (tested configurations) and registry/known-issues.yaml.
 """

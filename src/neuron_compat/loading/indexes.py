@@ -1,7 +1,7 @@
 """Lookups derived from a registry's releases, stacks, families and capability files.
 
 Shared by the loader's `registry_model.Registry` (pydantic models) and `compiled.CompiledRegistry` (views over
-the compiled JSON), so views.py, resolve.py and the rules read both the same way. Imports no pydantic: check's
+the compiled JSON), so views/at_release.py, check/resolver.py and the rules read both the same way. Imports no pydantic: check's
 hot path builds a CompiledRegistry.
 """
 

@@ -1,5 +1,5 @@
 """The loaded registry: the validated models plus where each came from. Frozen: built once by the loader
-(registry.py), then only read. Rules, views, pages and commands import the type from here, not the loader."""
+(loading/loader.py), then only read. Rules, views, pages and commands import the type from here, not the loader."""
 
 from __future__ import annotations
 

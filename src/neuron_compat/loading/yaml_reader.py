@@ -1,7 +1,7 @@
 """Safe YAML loading for registry files: fast on the valid path, located errors on the bad one.
 
 The valid path is a bare C-parser load plus two cheap guards (duplicate keys, alias count).
-Line and column numbers for schema and rule errors come later, from `locate.py`, which re-reads
+Line and column numbers for schema and rule errors come later, from `node_locations.py`, which re-reads
 only the files that have problems.
 """
 

@@ -1,4 +1,26 @@
-"""Cross-file rules. One rule per module; adding a rule means adding a module and a line below."""
+"""Cross-file rules. One rule per module; adding a rule means adding a module and a line below.
+
+- `base`: What a rule is, and what it reports.
+- `capability_ranges`: Capability files: the stack, releases and code paths they name exist, ranges are scoped where the stack has several code paths, and ranges of one stack do not overlap.
+- `capability_subset`: A statement's own attention, dtypes and quantization lie within its stack's capability.
+- `catalogue_order`: releases.yaml and stacks.yaml list each entry once, releases oldest first.
+- `instance_arithmetic`: instances.yaml: each generation and instance listed once, every instance's hardware has a generation, and the numbers agree with each other: chips x cores per chip = neuron_cores, chips x memory per chip = device memory, the instance's memory per chip is its generation's, and logical cores x LNC setting = physical cores.
+- `known_issues`: Known issues name stacks, releases, stack versions and families that exist; fixed_in comes after since.
+- `known_references`: Every release and stack a file names exists in releases.yaml / stacks.yaml.
+- `optimum_neuron_registrations`: optimum-neuron claims match what each of its versions registers (the committed upstream snapshot).
+- `release_components`: A warning, not an error: releases without the component versions a recommendation would pin.
+- `source_dates`: A source cannot have been verified in the future: `verified` is at most one day after today (time zones).
+- `stack_lifecycle`: A stack's ends are data the statements agree with.
+- `stack_version_line`: For stacks with their own version line (optimum-neuron), statements name it, consistently with since/until.
+- `statement_completeness`: A claim says what it needs to: supported/partial name a since release, partial and unsupported explain why; the workload and hardware are ones the stack has.
+- `statement_scope`: Scopes inside a family: `applies_to` names the family's own tasks and checkpoints, and an attention-free family (all its classes convolutional or state-space) states no attention implementation.
+- `tested_configurations`: Tested configurations name what exists: their family, stack, stack version, release and instance; ids are unique.
+- `unique_architectures`: An architecture class name (config `architectures`) belongs to exactly one family.
+- `unique_model_types`: A model_type (and a diffusers pipeline class) belongs to exactly one family.
+- `upstream_model_types`: model_type values exist in the shipped transformers snapshot, unless the family needs remote code.
+- `validation`: The whole check of a registry directory: load, schema, cross-file rules.
+- `version_ranges`: since < until, and statements for the same stack/workload/hardware do not overlap in time.
+"""
 
 from __future__ import annotations
 

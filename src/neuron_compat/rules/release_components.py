@@ -8,24 +8,47 @@ there, the recommendation says the pin is not recorded; this rule names those re
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+from neuron_compat.contract.versions import version_key
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.rules.base import RELEASES_KEY, Finding, Rule
-from neuron_compat.views.at_release import held_at, stack_states
+from neuron_compat.views.at_release import window
 from neuron_compat.views.recommendation import stack_version
 
+Key = tuple[Any, ...]
 
-def _held_stacks(registry: Registry, release: str) -> list[str]:
-    """The stacks some statement holds for at `release`, in stacks.yaml order."""
-    states = stack_states(registry, release)
-    held = {h.statement.stack for family in registry.families for h in held_at(family, release, states)}
-    return list(dict.fromkeys(s.id for s in registry.stacks if s.id in held))  # a stack listed twice counts once
+
+def _windows(registry: Registry) -> dict[str, set[tuple[Key | None, Key | None]]]:
+    """Per stack id (in stacks.yaml order, a stack listed twice once): the distinct release windows [start, end)
+    over which one of its statements holds on one of its hardware (`views.at_release.window`, which `held_at`
+    reads). A window does not depend on the release asked about, so it is worked out once per statement and
+    hardware from the shared index of statements by stack, not once per release and family."""
+    found: dict[str, set[tuple[Key | None, Key | None]]] = {}
+    for stack in registry.stacks:
+        if stack.id in found:
+            continue
+        owner = registry.stack_by_id[stack.id]  # the listing that held_at reads (the last)
+        spans = found[stack.id] = set()
+        for _, _, statement in registry.statements_of(stack.id):
+            for item in statement.hardware:
+                start, end = window(owner, statement, str(item))
+                spans.add((None if start is None else version_key(start), None if end is None else version_key(end)))
+    return found
+
+
+def _held_stacks(windows: dict[str, set[tuple[Key | None, Key | None]]], release: str) -> list[str]:
+    """The stacks some statement holds for at `release` (on some hardware), in stacks.yaml order."""
+    key = version_key(release)
+    return [stack_id for stack_id, spans in windows.items()
+            if any((start is None or key >= start) and (end is None or key < end) for start, end in spans)]
 
 
 def check(registry: Registry) -> Iterator[Finding]:
+    windows = _windows(registry)
     for index, release in enumerate(registry.releases):
         components = {str(name): str(value) for name, value in release.components.items()}
-        stacks = [registry.stack_by_id[s] for s in _held_stacks(registry, release.version)]
+        stacks = [registry.stack_by_id[s] for s in _held_stacks(windows, release.version)]
         missing = [s.id for s in stacks if not s.separate_releases and stack_version(s, components, release.version) is None]
         if not components:
             yield Finding(RELEASES_KEY, ("releases", index, "version"),

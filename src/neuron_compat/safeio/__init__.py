@@ -8,4 +8,5 @@ directories and one-line safe text. Imports nothing else of the package.
 - `scratch_dir`: Temporary directories that a killed run does not leave behind for good.
 - `option_values`: Strict reading of what a person types as an option value: the one helper every command and script uses.
 - `tree_write`: Write a whole directory tree in one swap, never over files this tool did not write.
+- `echoed_arguments`: The command line's own arguments, escaped wherever a message echoes them: the one place argv meets output.
 """

@@ -64,7 +64,7 @@ class AnchoredStatement:
     statement: Statement
     anchor: str  # unique to this statement
     index: int  # position in family.support
-    effective: Effective  # its attention/dtypes/quantization, own or from its stack (capabilities.py)
+    effective: Effective  # its attention/dtypes/quantization, own or from its stack (views/inherited_capabilities.py)
     capability_links: tuple[SourceLink, ...] = ()  # where the values "from the stack" come from
 
 

@@ -8,4 +8,5 @@ claim diffs, the probe reading and the optimum-neuron cross-check. No I/O beyond
 - `optimum_neuron_crosscheck`: Cross-check the registry's Optimum Neuron claims against what each optimum-neuron release registers.
 - `probe_reading`: The one-line reading of a portability probe result (registry/upstream/probe.yaml), for the site and `check`.
 - `stale_claims`: Which claims are old: statements whose newest source was last verified too long ago.
+- `recommendation`: What to install: per hardware generation and workload, the best combination that works, with its pins.
 """

@@ -14,7 +14,7 @@ from neuron_compat.contract.versions import version_key
 from neuron_compat.contract.vocabulary import CLAIM_STATUSES as VOCABULARY_CLAIM_STATUSES
 from neuron_compat.contract.vocabulary import ConstraintKind, Status
 
-if TYPE_CHECKING:  # the functions read models and compiled views (compiled.py) alike, by attribute
+if TYPE_CHECKING:  # the functions read models and compiled views (check/compiled_view.py) alike, by attribute
     from neuron_compat.contract.models import Family, Stack, Statement
     from neuron_compat.loading.indexes import RegistryIndexes
     from neuron_compat.loading.loaded_registry import Registry

@@ -41,7 +41,7 @@ class ChangeLine:
     before: str
     after: str
     url: str
-    values: str = ""  # effective attention / dtypes / quantization with their origin (capabilities.py)
+    values: str = ""  # effective attention / dtypes / quantization with their origin (views/inherited_capabilities.py)
 
 
 def values_text(registry: Registry, family_id: str, stack_id: str, workload: str, hardware: str, release: str | None) -> str:
