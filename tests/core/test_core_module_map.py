@@ -20,9 +20,6 @@ OTHER_PROJECTS = {"gqa.py", "modeling_auto.py", "auto_mappings.py", "test_models
                   "file_download.py", "hf_api.py", "modeling_llama.py", "main.py", "src/main.py", "model_preset.py",
                   "_presets.py"}
 # Issue 33 replaces these with the package's own Python in the browser; their stale names go with them.
-REPLACED_BY_ISSUE_33 = {"site/assets/javascripts/check_config.js", "site/assets/javascripts/check_resolve.js",
-                        "site/assets/javascripts/check_recommend.js", "site/assets/javascripts/check_fit.js",
-                        "src/neuron_compat/check/tables.py"}
 TEXT = (".py", ".md", ".toml", ".js", ".yml", ".yaml", ".html", ".cfg", ".in")
 
 
@@ -85,7 +82,7 @@ def stale_references() -> list[str]:
              "registry"} | {p.name for p in PACKAGE.iterdir() if p.is_dir()}
     found = []
     for name in files:
-        if name in REPLACED_BY_ISSUE_33 or name == "tests/core/test_core_module_map.py":  # this file names some
+        if name == "tests/core/test_core_module_map.py":  # this file names some
             continue
         for number, line in enumerate((ROOT / name).read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if not name.endswith(".html"):  # in a template, `neuron_compat.x` is the page's variable, not a module
