@@ -112,8 +112,6 @@ def test_no_import_alias_keeps_another_name_for_a_module():
     found = []
     for path in sorted([*PACKAGE.rglob("*.py"), *(ROOT / "scripts").rglob("*.py"), *(ROOT / "tests").rglob("*.py")]):
         name = path.relative_to(ROOT).as_posix()
-        if name in REPLACED_BY_ISSUE_33:
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("neuron_compat"):
                 for alias in node.names:
