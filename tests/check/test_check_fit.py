@@ -1,5 +1,5 @@
 """`check`'s fit: the flags and their bad values, the `fit` object of `check --json`, the table, broken size fields,
-and the check page's port (check_fit.js) giving the same fit on odd configs."""
+and the same fit on odd configs."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,60 @@ def test_no_site_script_reimplements_check():
     names = sorted(path.name for path in SITE_JS.glob("*.js"))
     assert [n for n in names if n.startswith("check")] == ["check-worker.js", "check.js"]
     assert sum(len(path.read_text(encoding="utf-8").splitlines()) for path in SITE_JS.glob("*.js")) <= 1300
+
+
+# What a first-time visitor hit (issue 23), moved here from tests/site/test_site_visitor.py: the check page answers
+# only with its Python runtime, which this site serves itself (offline).
+
+VISITOR_CONFIG = '{"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "torch_dtype": "bfloat16"}'
+
+
+def test_a_config_pasted_on_the_home_page_lands_in_the_check_pages_config_box(check_page, check_site_url) -> None:
+    page = check_page
+    page.goto(check_site_url)
+    page.fill("#nc-home-check", VISITOR_CONFIG)
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_url("**/check/?model=*")
+    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
+    assert page.locator("#nc-check-config").input_value() == VISITOR_CONFIG
+    assert page.locator("#nc-check-hub-id").input_value() == ""
+    assert "not a valid Hub repo id" not in page.locator("#nc-check").inner_text()
+    assert not page.locator('input[data-md-toggle="search"]').is_checked()  # the header search stayed shut
+    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=error]):not([data-status=loading])",
+                           state="attached", timeout=120_000)  # Python loads on the first answer
+    assert page.locator("#nc-check-result tr[data-stack]").count() > 0
+
+
+def _contrast(page, selector: str) -> float:
+    return page.evaluate("""selector => {
+        const el = document.querySelector(selector);
+        const rgb = value => value.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => { const c = [r, g, b].map(v => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+            return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+        let node = el, bg = "rgba(0, 0, 0, 0)";
+        while (node && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) { bg = getComputedStyle(node).backgroundColor; node = node.parentElement; }
+        if (/rgba\\(0, 0, 0, 0\\)/.test(bg)) bg = "rgb(255, 255, 255)";
+        const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(bg))];
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    }""", selector)
+
+
+def test_the_check_verdict_table_has_status_badges_and_errors_are_readable(check_page, check_site_url) -> None:
+    page = check_page
+    page.goto(check_site_url + "check/")
+    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
+    page.fill("#nc-check-config", VISITOR_CONFIG)
+    page.locator("#nc-check-run").click()
+    page.wait_for_selector("#nc-check-result tr[data-stack]", timeout=120_000)  # Python loads on the first answer
+    badges = page.locator("#nc-check-result td.nc-verdict .nc-status")
+    assert badges.count() == page.locator("#nc-check-result tr[data-stack]").count() > 0
+    assert re.search(r"nc-status--(supported|requirements|partial|unsupported|unknown|ended)", badges.first.get_attribute("class"))
+    since, until = (page.locator("#nc-check-result tr[data-stack]").first.locator("td").nth(n) for n in (4, 5))
+    gap = until.bounding_box()["x"] - (since.bounding_box()["x"] + since.bounding_box()["width"])
+    padding = float(since.evaluate("el => parseFloat(getComputedStyle(el).paddingRight)"))
+    assert gap >= 0 and padding >= 4  # the columns do not run together
+    page.fill("#nc-check-config", "{not json")
+    page.locator("#nc-check-run").click()
+    page.wait_for_selector("#nc-check-result .nc-check-error")
+    assert _contrast(page, "#nc-check-result .nc-check-error") >= 4.5

@@ -42,6 +42,8 @@ def test_every_generated_file_is_marked_and_no_written_one():
     ("registry/known-issues/neuron-runtime-harvested.yaml", True),  # harvested known issues, when they exist
     ("registry/configurations/new-source-harvested.yaml", True),
     ("registry/known-issues/runtime.yaml", False),
+    ("registry/known-issues/neuron-sdk.harvested.yaml", True),
+    ("registry/known-issues/curated.yaml", False),
     ("registry/families/llama.yaml", False),
 ])
 def test_the_patterns_cover_files_to_come(path, expected):

@@ -155,12 +155,17 @@ def test_the_matrix_opens_on_rows_with_a_statement(chromium, base: str) -> None:
     outside: list[str] = []
     context, page = visit(chromium, 1280, base + "matrix/", outside)
     try:
-        statuses = page.eval_on_selector_all("tr.nc-row", "rows => rows.map(r => r.dataset.status)")
-        assert statuses and "none" not in statuses
+        # the default view is "today": each row is the answer a stack's statement gives; "–" is no stack at all
+        stacks = page.eval_on_selector_all("tr.nc-row td:nth-child(2)", "cells => cells.map(c => c.textContent)")
+        assert stacks and "–" not in stacks
+        with_statement = int(page.text_content("[data-nc-count]") or "0")
         assert page.locator("input[name=with_data]").is_checked()
         assert "with_data" not in page.url  # the default is not written into the URL
         page.uncheck("input[name=with_data]")
         assert "with_data=0" in page.url
+        assert int(page.text_content("[data-nc-count]") or "0") > with_statement
+        page.select_option("select[name=release]", index=1)  # a release: rows with no statement there say so
+        page.wait_for_function("() => document.querySelector('[data-nc-release]').textContent !== 'today (what you can install)'")
         assert "none" in page.eval_on_selector_all("tr.nc-row", "rows => rows.map(r => r.dataset.status)")
     finally:
         context.close()

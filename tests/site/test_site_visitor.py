@@ -11,22 +11,6 @@ from site_helpers import REPO
 
 pytestmark = pytest.mark.browser
 
-CONFIG = '{"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "torch_dtype": "bfloat16"}'
-
-
-def test_a_config_pasted_on_the_home_page_lands_in_the_check_pages_config_box(site_page, serve, built_site: Path) -> None:
-    page = site_page
-    page.goto(serve(built_site))
-    page.fill("#nc-home-check", CONFIG)
-    page.get_by_role("button", name="Check").click()
-    page.wait_for_url("**/check/?model=*")
-    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
-    assert page.locator("#nc-check-config").input_value() == CONFIG
-    assert page.locator("#nc-check-hub-id").input_value() == ""
-    assert "not a valid Hub repo id" not in page.locator("#nc-check").inner_text()
-    assert not page.locator('input[data-md-toggle="search"]').is_checked()  # the header search stayed shut
-    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=error])", state="attached")
-    assert page.locator("#nc-check-result tr[data-stack]").count() > 0
 
 
 def test_no_page_asks_for_a_file_that_is_not_there(site_page, serve, built_site: Path) -> None:
@@ -88,42 +72,6 @@ def test_tables_fit_a_1280_screen_and_the_matrix_a_390_phone(chromium, serve, bu
     finally:
         wide.close()
         phone.close()
-
-
-def _contrast(page, selector: str) -> float:
-    return page.evaluate("""selector => {
-        const el = document.querySelector(selector);
-        const rgb = value => value.match(/[\\d.]+/g).slice(0, 3).map(Number);
-        const lum = ([r, g, b]) => { const c = [r, g, b].map(v => { v /= 255;
-            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-            return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
-        let node = el, bg = "rgba(0, 0, 0, 0)";
-        while (node && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) { bg = getComputedStyle(node).backgroundColor; node = node.parentElement; }
-        if (/rgba\\(0, 0, 0, 0\\)/.test(bg)) bg = "rgb(255, 255, 255)";
-        const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(bg))];
-        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    }""", selector)
-
-
-def test_the_check_verdict_table_has_status_badges_and_errors_are_readable(site_page, serve, built_site: Path) -> None:
-    page = site_page
-    base = serve(built_site)
-    page.goto(base + "check/")
-    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
-    page.fill("#nc-check-config", CONFIG)
-    page.locator("#nc-check-run").click()
-    page.wait_for_selector("#nc-check-result tr[data-stack]")
-    badges = page.locator("#nc-check-result td.nc-verdict .nc-status")
-    assert badges.count() == page.locator("#nc-check-result tr[data-stack]").count() > 0
-    assert re.search(r"nc-status--(supported|requirements|partial|unsupported|unknown|ended)", badges.first.get_attribute("class"))
-    since, until = (page.locator("#nc-check-result tr[data-stack]").first.locator("td").nth(n) for n in (4, 5))
-    gap = until.bounding_box()["x"] - (since.bounding_box()["x"] + since.bounding_box()["width"])
-    padding = float(since.evaluate("el => parseFloat(getComputedStyle(el).paddingRight)"))
-    assert gap >= 0 and padding >= 4  # the columns do not run together
-    page.fill("#nc-check-config", "{not json")
-    page.locator("#nc-check-run").click()
-    page.wait_for_selector("#nc-check-result .nc-check-error")
-    assert _contrast(page, "#nc-check-result .nc-check-error") >= 4.5
 
 
 def test_the_readme_gives_the_address_mkdocs_serve_answers_on() -> None:

@@ -287,7 +287,7 @@
         return {
           family: t[0], stack: t[1] || "", workload: t[2], name: family.name, url: family.url, text: family.text,
           stackName: t[7] === "alternative" ? stack + " (alternative)" : stack, role: t[7],
-          status: [t[4]], holds: ["supported", "partial", "ended"].indexOf(t[4]) >= 0, at: null, through: null,
+          status: [t[4]], holds: Boolean(t[1]), at: null, through: null,  // holds: a stack's statement answers it
           notes: [], hardware: [t[3]], dtype: [], attention: [], dtypeOrigin: [], attentionOrigin: [],
           since: at ? [at] : [], stale: false
         };

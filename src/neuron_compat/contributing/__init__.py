@@ -11,9 +11,4 @@ round-trip style, the new-family scaffold, the registry lock, the shadow registr
 - `yaml_patch`: Minimal-diff edits of a YAML file's text: the lines that change are the lines that must.
 - `configuration_edit`: Turn "I ran checkpoint C on instance I with stack S at Neuron release R, and measured M" into a tested configuration, and into the new text of a hand-edited registry/configurations/<source>.yaml.
 - `file_snapshot`: The one copy of a registry file that an edit is made from, and the check that it is still what is on disk.
-- `harvest_script`: What every scripts/harvest_*.py shares: reading a source's git mirror at a revision, the registry's releases, the command line (--mirror, --revision, --output, --check) and writing (or checking) the generated configurations file.
-- `neuron_performance_pages`: Reading the AWS Neuron documentation's performance pages (about-neuron/benchmarks/*) into tested configurations.
-- `nxdi_contrib_readme`: Reading the NxD Inference contrib model READMEs (contrib/models/<model>/README.md) into tested configurations.
-- `optimum_neuron_benchmarks`: Reading the Optimum Neuron benchmark results (github.com/huggingface/optimum-neuron) into tested configurations.
-- `vllm_neuron_recipes`: Reading the vLLM Neuron model recipes (``vllm-neuron/docs/model-recipes/*.md`` of github.com/aws-neuron/aws-neuron-sdk) into tested configurations.
 """

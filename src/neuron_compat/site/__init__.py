@@ -5,6 +5,7 @@ with the hand-written pages into the documentation tree, `tree_source.py` reads 
 `neuron-compat site --out` writes). Any engine that reads mkdocs.yml builds that tree as plain files
 (mkdocs-material, the reference; Zensical); `mkdocs_hook.py` only regenerates it under `mkdocs serve`.
 
+- `check_archive`: The Python the site's check page runs in the browser (Pyodide): the modules the check entry point imports, as one archive.
 - `freshness`: How current the data is, as the site shows it: the data version and which claims may be stale.
 - `markers`: Generation markers in hand-written pages: `<!-- neuron-compat:NAME -->` is replaced by a fragment.
 - `mkdocs_hook`: Optional mkdocs hook: `mkdocs serve` regenerates the documentation tree before each rebuild.

@@ -38,7 +38,7 @@ FAMILIES: dict[str, Family] = {
 
 EXPERT_COUNT_KEY = {"mixtral": "num_local_experts", "qwen2_moe": "num_experts", "qwen3_moe": "num_experts",
                     "deepseek_v2": "n_routed_experts", "deepseek_v3": "n_routed_experts"}
-"""MoE model_type -> the config key of its routed-expert count (the check page's table, check/tables.py)."""
+"""MoE model_type -> the config key of its routed-expert count."""
 EXPERT_COUNT_KEYS: dict[str, tuple[str, ...]] = {
     **{model_type: (key,) for model_type, key in EXPERT_COUNT_KEY.items()},
     "qwen2_moe": ("num_experts", "num_local_experts"),
