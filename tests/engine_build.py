@@ -24,12 +24,36 @@ def _env(extra_env: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+PYODIDE_CACHE = REPO / ".cache" / "pyodide" / "package"
+"""Where .ci/run unpacks the pinned npm package `pyodide` ($NEURON_COMPAT_PYODIDE_DIR overrides it)."""
+
+
+def available_pyodide() -> Path | None:
+    """The pinned Pyodide runtime the check page runs on, when this machine has it (.ci/run installs it): sites
+    built with it answer on the check page offline, from the test server alone."""
+    folder = Path(os.environ.get("NEURON_COMPAT_PYODIDE_DIR") or PYODIDE_CACHE)
+    return folder if (folder / "pyodide.mjs").is_file() else None
+
+
+def pyodide_dir() -> Path:
+    """`available_pyodide()`, for a test that needs it: skipped locally without it, failed on CI ($CI set)."""
+    import pytest
+
+    folder = available_pyodide()
+    if folder is None:
+        where = os.environ.get("NEURON_COMPAT_PYODIDE_DIR") or PYODIDE_CACHE
+        if os.environ.get("CI"):
+            pytest.fail(f"no Pyodide at {where}: CI must install it (.ci/run: npm pack pyodide)")
+        pytest.skip(f"no Pyodide at {where} (.ci/run installs the pinned npm package there)")
+    return folder
+
+
 def write_tree(registry: Path, docs: Path, pages: Path = PAGES, cwd: Path | None = None,
-               extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """`neuron-compat site --registry REGISTRY --pages PAGES --out DOCS`."""
+               extra_env: dict[str, str] | None = None, pyodide: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`neuron-compat site --registry REGISTRY --pages PAGES --out DOCS [--pyodide DIR]`."""
     return subprocess.run(
         [sys.executable, "-m", "neuron_compat.cli", "site", "--registry", str(registry), "--pages", str(pages),
-         "--out", str(docs)],
+         "--out", str(docs), *(["--pyodide", str(pyodide)] if pyodide else [])],
         cwd=cwd or REPO, env=_env(extra_env), capture_output=True, text=True, timeout=300, check=False,
     )
 
@@ -45,11 +69,12 @@ def mkdocs_build(docs: Path, output: Path, cwd: Path | None = None, extra_env: d
 
 
 def build_site(registry: Path, output: Path, cwd: Path | None = None,
-               extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+               extra_env: dict[str, str] | None = None, pyodide: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The README's build: the tree (beside `output`, as OUTPUT-docs) from `registry`, then mkdocs into `output`.
-    Returns the first step that failed, or mkdocs' result."""
+    With `pyodide`, the check page's runtime is served from the site. Returns the first step that failed, or
+    mkdocs' result."""
     docs = output.parent / f"{output.name}-docs"
-    tree = write_tree(registry, docs, cwd=cwd, extra_env=extra_env)
+    tree = write_tree(registry, docs, cwd=cwd, extra_env=extra_env, pyodide=pyodide)
     if tree.returncode != 0:
         return tree
     return mkdocs_build(docs, output, cwd=cwd, extra_env=extra_env)

@@ -66,34 +66,6 @@ def without_origin(document: dict) -> dict:
 
 
 
-def build_site(registry: Path, output: Path, pyodide: Path | None = None) -> subprocess.CompletedProcess:
-    """`neuron-compat site` (with `--pyodide DIR` when given) then `mkdocs build --strict` against `registry`."""
-    from engine_build import PAGES, _env, mkdocs_build
-
-    docs = output.parent / f"{output.name}-docs"
-    command = [sys.executable, "-m", "neuron_compat.cli", "site", "--registry", str(registry), "--pages", str(PAGES),
-               "--out", str(docs), *(["--pyodide", str(pyodide)] if pyodide else [])]
-    tree = subprocess.run(command, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300, check=False)
-    return tree if tree.returncode != 0 else mkdocs_build(docs, output)
-
-
-PYODIDE_CACHE = ROOT / ".cache" / "pyodide" / "package"
-"""Where .ci/run unpacks the pinned npm package `pyodide` ($NEURON_COMPAT_PYODIDE_DIR overrides it)."""
-
-
-def pyodide_dir() -> Path:
-    """The pinned Pyodide runtime the check page's browser tests serve (offline). Skipped locally without it;
-    CI must have it (.ci/run installs it)."""
-    import pytest
-
-    folder = Path(os.environ.get("NEURON_COMPAT_PYODIDE_DIR") or PYODIDE_CACHE)
-    if not (folder / "pyodide.mjs").is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"no Pyodide at {folder}: CI must install it (.ci/run: npm pack pyodide)")
-        pytest.skip(f"no Pyodide at {folder} (.ci/run installs the pinned npm package there)")
-    return folder
-
-
 def node_executable() -> str:
     """The `node` that runs the matrix's script outside the browser. Skipped locally without it; CI must have it."""
     import shutil

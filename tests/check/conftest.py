@@ -50,10 +50,11 @@ def check_site(tmp_path_factory):
     The site tests' `built_site` uses a different registry (and its fixtures are not visible from here); this
     build takes about 4 s and gives the check page every family the fixture configs need.
     """
-    from check_helpers import CHECK_REGISTRY, build_site, pyodide_dir
+    from check_helpers import CHECK_REGISTRY
+    from engine_build import build_site, pyodide_dir
 
     output = tmp_path_factory.mktemp("check-site") / "out"
-    result = build_site(CHECK_REGISTRY, output, pyodide_dir())
+    result = build_site(CHECK_REGISTRY, output, pyodide=pyodide_dir())
     assert result.returncode == 0, result.stderr
     return output
 

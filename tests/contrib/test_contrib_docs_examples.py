@@ -54,15 +54,4 @@ def test_a_documented_command_works_on_the_real_registry(doc: str, argv: list[st
     assert result.returncode == 0, f"{doc}: {' '.join(argv)}\n{result.stdout}{result.stderr}"
 
 
-def test_the_readmes_check_transcript_is_what_check_prints() -> None:
-    """It had gone stale (no registry, task or dtypes line, no fit block; issue 23, defect 8). The one `...` line
-    stands for the fit estimate's lines, which the README describes in its own section."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    prompt = "$ neuron-compat check tests/fixtures/configs/qwen3-8b.json --registry tests/check/registry\n"
-    shown = readme[readme.index(prompt) + len(prompt):].split("```", 1)[0].splitlines()
-    result = run_cli("check", "tests/fixtures/configs/qwen3-8b.json", "--registry", "tests/check/registry", cwd=REPO)
-    printed = result.stdout.splitlines()
-    elided = next(n for n, line in enumerate(shown) if line.startswith("  ... ("))
-    head, tail = shown[:elided], shown[elided + 1:]
-    assert head == printed[:elided] and tail == printed[-len(tail):]
-    assert head[-1].startswith("Fit (an estimate)") and len(printed) > len(head) + len(tail)
+# The README's `check` transcript is compared with what check prints by tests/core/test_core_readme_transcripts.py.

@@ -1,8 +1,10 @@
 """Fixtures of the website tests: a registry to build from, the built site, a server, a browser.
 
 The site is built once per session (`mkdocs build --strict` in a subprocess, exactly as a person runs
-it) from a temporary copy of tests/fixtures/registry plus the site-test families in fixtures/families/.
-NEURON_COMPAT_SITE_REGISTRY points the tests at another registry (e.g. ./registry) instead.
+it) from a temporary copy of tests/fixtures/registry plus the site-test families in fixtures/families/, with the
+check page's Python runtime served from the site when the machine has it (.ci/run installs it), so the check page
+answers offline. NEURON_COMPAT_SITE_REGISTRY points the tests at another registry (e.g. ./registry) instead.
+`real_site` is the one build of the repository's own registry, shared by the tests that need every family.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from engine_build import REPO, available_pyodide
 from site_helpers import ARTIFACTS, build_site, inject_hostile, make_registry, make_stale_registry
 
 
@@ -30,8 +33,20 @@ def site_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def built_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     output = tmp_path_factory.mktemp("site") / "out"
-    result = build_site(site_registry, output)
+    result = build_site(site_registry, output, pyodide=available_pyodide())
     assert result.returncode == 0, result.stderr
+    return output
+
+
+@pytest.fixture(scope="session")
+def real_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    """The site of the repository's registry (every family), built once per session: the session's `built_site`
+    when NEURON_COMPAT_SITE_REGISTRY already points there."""
+    if site_registry == (REPO / "registry").resolve():
+        return Path(request.getfixturevalue("built_site"))
+    output = tmp_path_factory.mktemp("real-site") / "out"
+    result = build_site(REPO / "registry", output)
+    assert result.returncode == 0, result.stderr[-3000:]
     return output
 
 

@@ -2,18 +2,15 @@
 the matrix's default view (today's answer, drawn from api/matrix.json) and the family page's answer table show
 what views.answer gives, per workload x hardware: the same stack and status.
 
-The site of the real registry is built once for this module (the session's `built_site` when
-NEURON_COMPAT_SITE_REGISTRY already points at ./registry, else one build here).
+The site of the real registry is the session's `real_site` (conftest.py), built once.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from site_helpers import build_site
 
 from neuron_compat.loading.loader import load_registry
 from neuron_compat.views.answer import best, family_answers
@@ -30,17 +27,6 @@ def registry() -> Any:
     result = load_registry(REGISTRY)
     assert result.problems == []
     return result.registry
-
-
-@pytest.fixture(scope="module")
-def real_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    chosen = os.environ.get("NEURON_COMPAT_SITE_REGISTRY")
-    if chosen and Path(chosen).resolve() == REGISTRY:
-        return Path(request.getfixturevalue("built_site"))
-    output = tmp_path_factory.mktemp("answer-site") / "out"
-    result = build_site(REGISTRY, output)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return output
 
 
 @pytest.fixture(scope="module")

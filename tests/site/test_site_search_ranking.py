@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from site_helpers import REPO, build_site, write_tree, zensical_build
+from site_helpers import REPO, write_tree, zensical_build
 
 from neuron_compat.site.search_identifiers import normalize
 
@@ -25,11 +25,8 @@ ZENSICAL_SAMPLE = slice(2, None, 8)
 
 
 @pytest.fixture(scope="module")
-def registry_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    output = tmp_path_factory.mktemp("registry-site") / "out"
-    result = build_site(REPO / "registry", output)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return output
+def registry_site(real_site: Path) -> Path:
+    return real_site  # the session's one build of the repository's registry (conftest.py)
 
 
 @pytest.fixture(scope="module")
