@@ -172,8 +172,9 @@ BAD_INPUTS = [
      "samples/s (e.g. throughput=41.5tokens/s)"),
     (_replace(RUN, "--measure", "throughput=41.5ms"), 2, "error: --measure throughput=41.5ms: 'ms' does not fit "
      "throughput (throughput takes tokens/s, requests/s, samples/s)"),
-    (_replace(RUN, "--release", None), 2, "error: --measure needs --release: a measured value is data only with the "
-     "Neuron release it was measured on (without one, record the outcome alone)"),
+    (_replace(RUN, "--release", None), 2, "error: --measure needs --release: the Neuron release it was measured on, "
+     "or --release not-stated when the source states none (--validated, the date the source gives, then dates the "
+     "measurement)"),
     (_replace(RUN, "--url", "https://example.com/run.log"), 2, "error: --url: source.url 'https://example.com/run.log' "
      "names no commit or tag (hint: link the file at a commit, e.g. https://github.com/<org>/<repo>/blob/<commit>/"
      "<path>, or a versioned docs page /en/v2.28.0/...)"),
@@ -246,3 +247,81 @@ def test_the_help_and_contributing_name_the_same_options() -> None:
     assert table == offered
     statement_help = run_cli("add-evidence", "--help", cwd=REPO).stdout
     assert "neuron-compat add-evidence configuration --help" in " ".join(statement_help.split())
+
+
+# A measurement whose source states no release: `--release not-stated`, dated by --validated (in-process).
+NOT_STATED = _replace(RUN, "--release", "not-stated")
+
+
+def test_a_measurement_without_a_stated_release_is_recorded_with_its_date(
+        measured: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*NOT_STATED, "--registry", str(measured)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(
+        ": created it with configuration reported-llama-3-1-8b-instruct-trn1-32xlarge (meta-llama/Llama-3.1-8B-Instruct"
+        " | nxd-inference | release not stated | trn1.32xlarge | compiled-and-ran)")
+    text = (measured / "configurations" / "reported.yaml").read_text(encoding="utf-8")
+    expected = ["  " + line.replace('release: "2.22.0"', "release: null") for line in ADDED]
+    assert text.split("configurations:\n", 1)[1].splitlines() == expected
+    assert main(["validate", str(measured)]) == 0
+
+    # `check` lists the measurement with "release not stated"
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(LLAMA_CONFIG), encoding="utf-8")
+    capsys.readouterr()
+    main(["check", str(config), "--registry", str(measured), "--instance", "trn1.32xlarge", "--json"])
+    tested = json.loads(capsys.readouterr().out)["tested_configurations"]["configurations"]
+    assert [(c["release"], c["validated"], len(c["measurements"])) for c in tested] == [(None, "2026-11-02", 2)]
+    main(["check", str(config), "--registry", str(measured), "--instance", "trn1.32xlarge"])
+    assert "meta-llama/Llama-3.1-8B-Instruct | nxd-inference | release not stated" in capsys.readouterr().out
+
+    # the same run again: nothing changes
+    assert main([*NOT_STATED, "--registry", str(measured)]) == 0
+    assert "already records this run; nothing changed" in capsys.readouterr().out
+
+
+def test_an_outcome_alone_may_say_not_stated_too(measured: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [a for i, a in enumerate(NOT_STATED) if not (a == "--measure" or NOT_STATED[i - 1] == "--measure")]
+    assert "--measure" not in argv
+    assert main([*argv, "--registry", str(measured)]) == 0
+    text = (measured / "configurations" / "reported.yaml").read_text(encoding="utf-8")
+    assert "  release: null\n" in text and "measurements" not in text
+    assert main(["validate", str(measured)]) == 0
+
+
+def _days_from_today(days: int) -> str:
+    import datetime as dt
+
+    return (dt.date.today() + dt.timedelta(days=days)).isoformat()
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (_replace(NOT_STATED, "--validated", None),
+     "error: the following arguments are required: --validated (see `neuron-compat add-evidence configuration "
+     "--help`)"),
+    (_replace(NOT_STATED, "--validated", _days_from_today(2)),
+     f"error: --validated {_days_from_today(2)}: is in the future (write the date the source gives)"),
+    (_replace(NOT_STATED, "--validated", "2017-12-31"),
+     "error: --validated 2017-12-31: is before 2018, earlier than any Neuron hardware (write the date the source "
+     "gives)"),
+    (_replace(RUN, "--validated", "0001-01-01"),  # with a release too
+     "error: --validated 0001-01-01: is before 2018, earlier than any Neuron hardware (write the date the source "
+     "gives)"),
+    (_replace(NOT_STATED, "--validated", "2026-13-01"),
+     "error: argument --validated: '2026-13-01' is not a calendar date (YYYY-MM-DD) (see `neuron-compat "
+     "add-evidence configuration --help`)"),
+], ids=["missing", "future", "before-2018", "year-1-with-release", "not-a-date"])
+def test_a_date_that_cannot_be_is_one_line_exit_2_and_writes_nothing(
+        measured: Path, capsys: pytest.CaptureFixture[str], argv: list[str], line: str) -> None:
+    before = _files(measured)
+    try:
+        code = main([*argv, "--registry", str(measured)])
+    except SystemExit as exit_:  # argparse's own refusals leave through SystemExit
+        code = exit_.code  # type: ignore[assignment]
+    captured = capsys.readouterr()
+    assert (code, captured.err.splitlines(), captured.out) == (2, [line], "")
+    assert _files(measured) == before
+
+
+def test_tomorrow_is_accepted_for_time_zones(measured: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*_replace(NOT_STATED, "--validated", _days_from_today(1)), "--registry", str(measured)]) == 0
+    assert main(["validate", str(measured)]) == 0

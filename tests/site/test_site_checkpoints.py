@@ -54,6 +54,8 @@ def test_checkpoint_page_has_its_measurements_answer_and_family(site_page, serve
     assert page.locator("#answer").count() == 1 and page.locator("table").first.is_visible()
     page.locator("a", has_text="Llama").first.click()
     page.wait_for_url("**/families/llama/**")
+    page.locator("a[data-nc-checkpoint]", has_text="meta-llama/Llama-3.1-8B").first.click()  # an example, to its page
+    page.wait_for_url("**/checkpoints/meta-llama/Llama-3.1-8B/")
 
 
 def test_search_finds_the_checkpoint_page_by_its_hub_id(site_page, serve, built_site: Path) -> None:

@@ -148,6 +148,17 @@ EARLIEST_DATE = dt.date(2018, 1, 1)
 refused by the tested-configurations rule, as is one after today (plus a day, for time zones)."""
 
 
+def date_problem(value: dt.date, today: dt.date) -> str | None:
+    """Why `value` cannot be the date a run was validated (or a harvest taken): after `today` plus a day (time
+    zones) or before EARLIEST_DATE, as words that follow the date ('is in the future'); None when it can be.
+    The tested-configurations rule and `add-evidence configuration --validated` both ask this."""
+    if value > today + dt.timedelta(days=1):
+        return "is in the future"
+    if value < EARLIEST_DATE:
+        return f"is before {EARLIEST_DATE.year}, earlier than any Neuron hardware"
+    return None
+
+
 class Measurement(Model):
     """One measured number: a metric of a closed vocabulary, its value, its unit and the phase it covers."""
 

@@ -36,6 +36,9 @@ from neuron_compat.safeio.option_values import OptionValueError, exact_float
 
 MEASURE_FORMAT = "METRIC[:NAME]=[~]VALUE UNIT[@PHASE]"
 MEASURE_EXAMPLE = "throughput=41.5tokens/s@token-generation"
+RELEASE_NOT_STATED = "not-stated"
+"""`--release not-stated`: the source states no Neuron release (the configuration's `release: null`); its
+measurements are then dated by `validated`, the date the source gives."""
 REPORTED_SOURCE = "reported"
 REPORTED_DESCRIPTION = ("Runs that people report in public threads (issues, forum posts), recorded with "
                         "`neuron-compat add-evidence configuration` or by hand.")

@@ -7,7 +7,7 @@ import datetime as dt
 import difflib
 from collections.abc import Iterator
 
-from neuron_compat.contract.tested_configurations import EARLIEST_DATE, TestedConfiguration
+from neuron_compat.contract.tested_configurations import TestedConfiguration, date_problem
 from neuron_compat.loading.loaded_registry import INSTANCES_KEY, Registry
 from neuron_compat.loading.tested_loader import configurations_key
 from neuron_compat.rules.base import RELEASES_KEY, STACKS_KEY, FileKey, Finding, Rule
@@ -70,13 +70,9 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
 
 def _date_findings(key: FileKey, where: tuple[str | int, ...], value: dt.date | None, what: str) -> Iterator[Finding]:
     """A date a run was validated or a harvest taken lies between 2018 and today (plus a day, for time zones)."""
-    if value is None:
-        return
-    if value > dt.date.today() + dt.timedelta(days=1):
-        yield Finding(key, where, f"{what} {value.isoformat()} is in the future", "write the date the source gives")
-    elif value < EARLIEST_DATE:
-        yield Finding(key, where, f"{what} {value.isoformat()} is before {EARLIEST_DATE.year}, earlier than any "
-                      "Neuron hardware", "write the date the source gives")
+    problem = None if value is None else date_problem(value, dt.date.today())
+    if value is not None and problem is not None:
+        yield Finding(key, where, f"{what} {value.isoformat()} {problem}", "write the date the source gives")
 
 def run_key(configuration: TestedConfiguration) -> tuple[object, ...]:
     """What makes two configurations the same run: source, checkpoint, instance, parallelism, batch, sequence length."""

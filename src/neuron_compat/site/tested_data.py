@@ -3,6 +3,7 @@ measurement's value in one unit per metric for sorting, and the known issues of 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from neuron_compat.contract.known_issues import KnownIssue
@@ -58,7 +59,7 @@ def configuration_rows(registry: Registry, family_id: str | None = None) -> list
             rows.append({
                 "id": c.id, "family": c.family, "family_name": family.name if family else c.family,
                 "family_url": urls.family_url(c.family), "checkpoint": c.checkpoint, "hub_id": c.hub_id,
-                "checkpoint_url": f"checkpoints/{c.hub_id}/" if c.hub_id and family else None,
+                "checkpoint_url": urls.checkpoint_url(c.hub_id) if c.hub_id and family else None,
                 "stack": c.stack, "stack_version": c.stack_version, "release": c.release,
                 "release_stated": c.release_stated, "instance": c.instance, "tp": p.tensor, "pp": p.pipeline,
                 "ep": p.expert, "dp": p.data, "lnc": p.logical_neuron_cores, "batch_size": c.batch_size,
@@ -71,6 +72,36 @@ def configuration_rows(registry: Registry, family_id: str | None = None) -> list
             })
     rows.sort(key=lambda r: (r["family"], r["checkpoint"].casefold(), r["id"]))
     return rows
+
+
+def checkpoint_pages(registry: Registry) -> dict[str, str]:
+    """Hub id -> family id, for every checkpoint with a page (pages/checkpoints.py): each family example and each
+    Hub id a tested configuration of a known family names (the first family wins when two name it)."""
+    found: dict[str, str] = {}
+    for family in registry.families:
+        for example in family.examples:
+            found.setdefault(example, family.id)
+    for file in registry.configuration_files:
+        for c in file.configurations:
+            if c.hub_id and c.family in registry.family_by_id:
+                found.setdefault(c.hub_id, c.family)
+    return found
+
+
+def checkpoint_links(registry: Registry, hub_ids: Iterable[str], from_url: str) -> dict[str, str]:
+    """Hub id -> the relative URL (from the page at `from_url`) of its checkpoint page, for those of `hub_ids` that
+    have one (the same id, or failing that one that differs only in case, as `check` matches them); an id without a
+    page is left out, so a page shows it as plain text."""
+    pages = checkpoint_pages(registry)
+    folded: dict[str, str] = {}
+    for hub_id in pages:
+        folded.setdefault(hub_id.casefold(), hub_id)
+    links: dict[str, str] = {}
+    for hub_id in hub_ids:
+        page = hub_id if hub_id in pages else folded.get(hub_id.casefold())
+        if page is not None:
+            links[hub_id] = urls.relative_url(urls.checkpoint_url(page), from_url)
+    return links
 
 
 def derived_release(registry: Registry, day: Any) -> str | None:

@@ -55,6 +55,15 @@ def family_url(family_id: str, anchor: str | None = None) -> str:
     return page_url(family_page(family_id)) + (f"#{anchor}" if anchor else "")
 
 
+def checkpoint_page(hub_id: str) -> str:
+    """The page of a Hub checkpoint (pages/checkpoints.py): 'meta-llama/Llama-3.1-8B' -> 'checkpoints/meta-llama/Llama-3.1-8B.md'."""
+    return f"checkpoints/{hub_id}.md"
+
+
+def checkpoint_url(hub_id: str) -> str:
+    return page_url(checkpoint_page(hub_id))
+
+
 def release_page(version: str) -> str:
     return f"releases/{version}.md"
 

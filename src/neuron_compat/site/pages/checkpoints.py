@@ -14,25 +14,17 @@ from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.pages.families import support_overview
 from neuron_compat.site.support import CurrentView
-from neuron_compat.site.tested_data import configuration_rows, family_issues
+from neuron_compat.site.tested_data import checkpoint_pages, configuration_rows, family_issues
 from neuron_compat.views.answer import family_answers
 
 
 def checkpoint_page_path(hub_id: str) -> str:
-    return f"checkpoints/{hub_id}.md"
+    return urls.checkpoint_page(hub_id)
 
 
 def checkpoints(registry: Registry) -> dict[str, str]:
     """Hub id -> family id, for every checkpoint with a page (first family wins when two name it)."""
-    found: dict[str, str] = {}
-    for family in registry.families:
-        for example in family.examples:
-            found.setdefault(example, family.id)
-    for file in registry.configuration_files:
-        for c in file.configurations:
-            if c.hub_id and c.family in registry.family_by_id:
-                found.setdefault(c.hub_id, c.family)
-    return found
+    return checkpoint_pages(registry)
 
 
 def scope(applies_to: Any, hub_id: str) -> str | None:

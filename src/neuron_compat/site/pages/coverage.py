@@ -17,6 +17,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.support import CurrentView, ReleaseView, combinations, current_release
+from neuron_compat.site.tested_data import checkpoint_links
 from neuron_compat.site.upstream import HubSnapshot
 from neuron_compat.views.at_release import stack_shipped
 from neuron_compat.views.probe_reading import is_captured, workloads_for
@@ -104,6 +105,9 @@ def captured_model_types(registry: Registry, stack_workload: str) -> set[str]:
 def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: str) -> list[CoverageRow]:
     """items: (label shown when missing, model_type or None)."""
     owners = family_of(registry)
+    # a Hub model that has a checkpoint page links to it (that page links its family); else to its family's page
+    checkpoint_urls = (checkpoint_links(registry, [label for label, _ in items], "coverage/")
+                       if unit_label == "model" else {})
     captured = {w: captured_model_types(registry, w) for w in ("inference", "training")}
     by_release: dict[str | None, dict[tuple[str, str, str], str]] = {}
     rows = []
@@ -129,7 +133,8 @@ def _rows(registry: Registry, items: list[tuple[str, str | None]], unit_label: s
                     "static": f"{workload} workloads captured on CPU" if probe_static else "",
                     "label": label,
                     "model_type": model_type or "",
-                    "url": urls.relative_url(urls.family_url(owner), "coverage/") if owner else "",
+                    "url": checkpoint_urls.get(label) or (
+                        urls.relative_url(urls.family_url(owner), "coverage/") if owner else ""),
                 })
         rows.append(row)
     return rows

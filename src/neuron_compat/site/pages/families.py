@@ -26,7 +26,12 @@ from neuron_compat.site.support import (
     search_terms,
     statement_groups,
 )
-from neuron_compat.site.tested_data import compile_time_summary, configuration_rows, family_issues
+from neuron_compat.site.tested_data import (
+    checkpoint_links,
+    compile_time_summary,
+    configuration_rows,
+    family_issues,
+)
 from neuron_compat.views.answer import best, family_answers
 from neuron_compat.views.recommendation import Recommendation
 
@@ -87,6 +92,17 @@ def support_overview(registry: Registry, family: Family, today: CurrentView | No
     return rows
 
 
+def _checkpoints_named(family: Family, tested: list[dict[str, Any]]) -> list[str]:
+    """The Hub ids a family page names: its examples, the checkpoints its constraints and notes are scoped to, and
+    those of its tested configurations."""
+    named = list(family.examples)
+    for statement in family.support:
+        scopes = [c.applies_to for c in statement.constraints] + [n.applies_to for n in statement.notes]
+        named.extend(checkpoint for scope in scopes if scope is not None for checkpoint in scope.checkpoints)
+    named.extend(r["hub_id"] for r in tested if r["hub_id"])
+    return list(dict.fromkeys(named))
+
+
 def family_page(registry: Registry, family: Family, view: ReleaseView, freshness: Freshness | None = None,
                 today: CurrentView | None = None, found: list[Recommendation] | None = None) -> str:
     url = urls.family_url(family.id)
@@ -97,6 +113,8 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
     today = today or CurrentView(registry)
     found = found if found is not None else family_answers(registry, family)
     rows = support_overview(registry, family, today)
+    tested = configuration_rows(registry, family.id)
+    checkpoint_urls = checkpoint_links(registry, _checkpoints_named(family, tested), url)
     # The answer first (what to pick and install, then the per-stack overview), then who makes the family and
     # its names; the evidence behind the answer (statements, tested configurations, issues, probe) is folded.
     parts = [
@@ -118,7 +136,8 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
         block("family_head.html.j2", family=family, links=links, freshness=freshness,
               stale_count=sum(1 for s in family.support if freshness.is_stale(s))),
         heading(2, "Names and identifiers", "identifiers"),
-        block("family_identifiers.html.j2", family=family, search_terms=search_terms(family)),
+        block("family_identifiers.html.j2", family=family, search_terms=search_terms(family),
+              checkpoint_urls=checkpoint_urls),
     ]
     for group in groups:
         stack_links = {
@@ -136,18 +155,17 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
             f"{group.stack.name} · {group.workload}: {count} statement{'s' if count != 1 else ''} with sources, "
             "constraints and notes",
             heading(2, f"{group.stack.name} · {group.workload}", group.anchor),
-            block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness),
+            block("statement_group.html.j2", group=group, links=stack_links, freshness=freshness,
+                  checkpoint_urls=checkpoint_urls),
             name=group.anchor,
         ))
-    tested = configuration_rows(registry, family.id)
     parts.append(fold(
         f"Tested configurations ({len(tested)})",
         heading(2, "Tested configurations", "tested"),
         block("family_tested.html.j2", rows=tested, labels=METRIC_LABELS,
               all_url=urls.relative_url("configurations/", url),
               compile_times=compile_time_summary(tested),
-              checkpoint_urls={r["hub_id"]: urls.relative_url(f"checkpoints/{r['hub_id']}/", url)
-                               for r in tested if r["hub_id"]}, whose="family"),
+              checkpoint_urls=checkpoint_urls, whose="family"),
         name="tested",
     ))
     issues = family_issues(registry, family.id)
