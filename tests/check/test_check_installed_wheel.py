@@ -10,7 +10,7 @@ import venv
 from pathlib import Path
 
 import pytest
-from check_helpers import CONFIGS, ROOT, bundled_snapshot, clean_env
+from check_helpers import CONFIGS, ROOT, bundled_snapshot, clean_env, run_check
 
 pytestmark = pytest.mark.slow
 
@@ -41,8 +41,11 @@ def test_the_installed_wheel_checks_a_config_from_any_directory(installed, tmp_p
     config = str((CONFIGS / "qwen3-8b.json").resolve())
     result = subprocess.run([str(installed / "neuron-compat"), "check", config, "--json"], capture_output=True,
                             text=True, cwd=tmp_path, env=venv_env(), timeout=60, check=False)
-    assert result.returncode == 3, result.stderr
     verdict = json.loads(result.stdout)
+    clone = run_check(config, "--json", registry=ROOT / "registry")  # the same data, read from the clone
+    answer = json.loads(clone.stdout)
+    assert result.returncode == clone.returncode == answer["exit_code"] == verdict["exit_code"], result.stderr
+    assert (verdict["status"], verdict["summary"]) == (answer["status"], answer["summary"])
     assert verdict["registry"]["chosen_by"] == "bundled"
     assert verdict["registry"]["location"] == "neuron_compat/data/registry.json"
     assert verdict["family"]["id"] == "qwen3"

@@ -74,14 +74,17 @@ def hostile_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("hostile-site") / "out"
-    from engine_build import build_site
+    from engine_build import available_pyodide, build_site
 
-    result = build_site(hostile_registry, out)
+    result = build_site(hostile_registry, out, pyodide=available_pyodide())  # the check page answers offline
     assert result.returncode == 0, result.stderr[-3000:]
     return out
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
+                      ".wasm": "application/wasm", ".mjs": "text/javascript"}  # the check page's Python runtime
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
@@ -172,6 +175,9 @@ def test_search_results_stay_inert(hostile_page, base_url: str) -> None:
 
 
 def test_check_page_renders_pasted_and_registry_text_inertly(hostile_page, base_url: str) -> None:
+    from engine_build import pyodide_dir
+
+    pyodide_dir()  # the page answers with its Python runtime, served from the site (skipped locally without it)
     page = hostile_page
     page.goto(base_url + "check/")
     page.wait_for_selector("#nc-check[data-ready='yes']", timeout=10_000,
@@ -183,12 +189,14 @@ def test_check_page_renders_pasted_and_registry_text_inertly(hostile_page, base_
     ]
     for config in configs:
         page.fill("#nc-check-config", json.dumps(config))
-        page.locator("#nc-check form").evaluate("form => form.requestSubmit()")
-        page.wait_for_function("document.querySelector('#nc-check-result').textContent.trim().length > 0")
+        page.evaluate("document.getElementById('nc-check-result').removeAttribute('data-status')")
+        page.locator("#nc-check-form").evaluate("form => form.requestSubmit()")
+        page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", state="attached",
+                               timeout=120_000)  # Python loads on the first answer
         assert page.evaluate(FIND_ESCAPES) == [], config
     shown = page.locator("#nc-check-result").evaluate("result => result.textContent")
     page.fill("#nc-check-config", json.dumps(configs[0]))
-    page.locator("#nc-check form").evaluate("form => form.requestSubmit()")
+    page.locator("#nc-check-form").evaluate("form => form.requestSubmit()")
     page.wait_for_function("""shown => {
         const text = document.querySelector('#nc-check-result').textContent;
         return text.trim().length > 0 && text !== shown;

@@ -80,6 +80,9 @@ def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactor
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
+                      ".wasm": "application/wasm", ".mjs": "text/javascript"}  # the check page's Python runtime
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 

@@ -37,7 +37,8 @@ def test_built_site_has_pages_and_api(built_site: Path) -> None:
     assert {f["id"] for f in registry["families"]} == {"bert", "custom-phi", "llama", "qwen3"}
     contributing = (built_site / "contributing/index.html").read_text(encoding="utf-8")
     assert "neuron-compat:" not in contributing  # the marker was filled
-    assert 'id="schema-statement"' in contributing
+    schema = (built_site / "schema/index.html").read_text(encoding="utf-8")  # the schema reference's own page
+    assert "neuron-compat:" not in schema and 'id="schema-statement"' in schema
     family = (built_site / "families/qwen3/index.html").read_text(encoding="utf-8")
     edit = "https://github.com/neuron-compat/neuron-compat/edit/main/registry/families/qwen3.yaml"
     assert f'href="{edit}" title="Edit this page"' in family  # Material's edit button opens the YAML

@@ -111,6 +111,8 @@ def test_the_header_search_finds_an_error_code(site_page, serve, site: Path) -> 
 def test_the_family_page_shows_its_issue_with_the_pin(site_page, serve, site: Path) -> None:
     page = site_page
     base = serve(site)
-    page.goto(base + "families/qwen3/")
-    text = page.locator("#issue-qwen3-batch").inner_text()
+    page.goto(base + "families/qwen3/#issue-qwen3-batch")  # the permalink opens the fold the issue is in
+    issue = page.locator("#issue-qwen3-batch")
+    issue.wait_for(state="visible")
+    text = issue.inner_text()
     assert "not listed from 2.22.0 (derived)" in text and "recommends release 2.21.0" in text

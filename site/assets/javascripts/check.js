@@ -192,14 +192,10 @@
           function (line) { showProgress(out, line); })
           .then(function (answer) {
             if (answer.error) return showError(out, answer.error, answer.exit_code);
-            var found = JSON.parse(answer.json);
             out.replaceChildren();
             out.setAttribute("data-status", answer.meaning);
             out.setAttribute("data-exit-code", String(answer.exit_code));
-            out.appendChild(element("p", "nc-check-summary", found.matched + " known issue(s) matched"));
-            var list = element("ul");
-            found.issues.forEach(function (m) { list.appendChild(element("li", null, (m.id || "") + ": " + (m.title || ""))); });
-            out.appendChild(list);
+            out.appendChild(element("pre", "nc-check-text", answer.lines.join("\n")));  // what `explain` prints
             var details = element("details", "nc-check-json");
             details.appendChild(element("summary", null, "As JSON (neuron-compat explain --json)"));
             details.appendChild(element("pre", null, answer.json));

@@ -289,7 +289,7 @@
           stackName: t[7] === "alternative" ? stack + " (alternative)" : stack, role: t[7],
           status: [t[4]], holds: Boolean(t[1]), at: null, through: null,  // holds: a stack's statement answers it
           notes: [], hardware: [t[3]], dtype: [], attention: [], dtypeOrigin: [], attentionOrigin: [],
-          since: at ? [at] : [], stale: false
+          since: at ? [at] : [], stale: Boolean(t[8])
         };
       });
     }

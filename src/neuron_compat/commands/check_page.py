@@ -105,19 +105,15 @@ def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str
 
 def explain_answer(error_text: str, registry: CompiledRegistry, location: str, stack: str | None = None
                    ) -> dict[str, Any]:
-    """{exit_code, json}: what `explain --json` prints for a pasted error text."""
+    """{exit_code, json, lines}: what `explain --json` and `explain` print for a pasted error text."""
     from neuron_compat.check.exit_codes import EXIT_PROBLEMS
-    from neuron_compat.check.explain import MAX_TEXT, match_issues
-    from neuron_compat.commands.explain import EXIT_NONE_MATCHED
+    from neuron_compat.commands.explain import EXIT_NONE_MATCHED, explain_output
     from neuron_compat.registry_sources.selection import RegistryOrigin
 
     if not error_text.strip():
         return _failure("the error text is empty", EXIT_PROBLEMS)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
                             data_version=registry.data_version)
-    matches = match_issues(error_text, registry.known_issues, stack=stack or None)
-    document = {"matched": len(matches), "truncated": len(error_text) > MAX_TEXT,
-                "issues": [m.to_dict() for m in matches], "registry": origin.describe()}
-    return {"exit_code": 0 if matches else EXIT_NONE_MATCHED, "meaning": "matched" if matches else "none matched",
-            "error": None,
-            "json": json.dumps(document, indent=1, allow_nan=False) + "\n", "lines": []}
+    code, document, lines = explain_output(error_text, registry, origin.describe(), stack=stack or None)
+    return {"exit_code": code, "meaning": "none matched" if code == EXIT_NONE_MATCHED else "matched", "error": None,
+            "json": json.dumps(document, indent=1, allow_nan=False) + "\n", "lines": lines}

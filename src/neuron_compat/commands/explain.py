@@ -121,8 +121,43 @@ def _text_lines(match: Any, index: int) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace) -> int:
+def explain_output(text: str, registry: Any, origin: str, *, stack: str | None = None,
+                   hardware: str | None = None, release: str | None = None,
+                   limit: int | None = None) -> tuple[int, dict[str, Any], list[str]]:
+    """What `explain` answers for an error text, once for every surface (this command, the site's explain box):
+    (exit code, the `--json` document, the lines the text output prints). `origin` describes the registry."""
     from neuron_compat.check.explain import MAX_TEXT, match_issues
+
+    matches = match_issues(text, registry.known_issues, stack=stack, hardware=hardware, release=release)
+    refused = _refusal_answers(text, registry)
+    code = 0 if matches or refused else EXIT_NONE_MATCHED
+    document = {"format": "neuron-compat-explain/1", "matched": len(matches), "truncated": len(text) > MAX_TEXT,
+                "stack": stack, "hardware": hardware, "release": release,
+                "refusals": refused, "issues": [m.to_dict() for m in matches],
+                "known_issues": len(registry.known_issues), "registry": origin}
+    lines: list[str] = []
+    if len(text) > MAX_TEXT:
+        lines.append(f"(only the first {MAX_TEXT} characters of the error text were read)")
+    for refusal in refused:
+        named = ", ".join(refusal["architectures"]) or str(refusal["model_type"])
+        lines.append(f"{refusal['stack']} refused {named}: {refusal['summary']}")
+    if code == EXIT_NONE_MATCHED:
+        lines.append(f"No known issue matched ({len(registry.known_issues)} known issues in {origin}).")
+        lines.append("If it is a Neuron error worth knowing, add it to registry/known-issues/curated.yaml (CONTRIBUTING.md).")
+        return code, document, [one_line(line) for line in lines]
+    shown = matches if limit is None else matches[:limit]
+    for index, match in enumerate(shown, start=1):
+        lines.extend(_text_lines(match, index))
+        lines.append("")
+    if len(matches) > len(shown):
+        lines.append(f"... {len(matches) - len(shown)} more (--limit, or --json for all)")
+    while lines and not lines[-1]:
+        lines.pop()
+    return code, document, [one_line(line) for line in lines]
+
+
+def run(args: argparse.Namespace) -> int:
+    from neuron_compat.check.explain import MAX_TEXT
     from neuron_compat.registry_sources.errors import RegistrySourceError
     from neuron_compat.registry_sources.selection import open_registry
 
@@ -144,35 +179,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"unknown stack '{args.stack}'; known stacks: {', '.join(s.id for s in registry.stacks)}")
     if args.release is not None and args.release not in registry.release_versions:
         return _fail(f"Neuron release '{args.release}' is not in the registry")
-    matches = match_issues(text, registry.known_issues, stack=args.stack, hardware=args.hardware,
-                           release=args.release)
-    refused = _refusal_answers(text, registry)
-    found = bool(matches or refused)
+    code, document, lines = explain_output(text, registry, origin.describe(), stack=args.stack,
+                                           hardware=args.hardware, release=args.release, limit=args.limit)
     if args.json:
-        document = {"format": "neuron-compat-explain/1", "matched": len(matches), "truncated": len(text) > MAX_TEXT,
-                    "stack": args.stack, "hardware": args.hardware, "release": args.release,
-                    "refusals": refused, "issues": [m.to_dict() for m in matches],
-                    "known_issues": len(registry.known_issues), "registry": origin.describe()}
         sys.stdout.write(json.dumps(document, indent=1, allow_nan=False) + "\n")
-        return 0 if found else EXIT_NONE_MATCHED
-    lines: list[str] = []
-    if len(text) > MAX_TEXT:
-        lines.append(f"(only the first {MAX_TEXT} characters of the error text were read)")
-    for refusal in refused:
-        named = ", ".join(refusal["architectures"]) or str(refusal["model_type"])
-        lines.append(f"{refusal['stack']} refused {named}: {refusal['summary']}")
-    if not found:
-        lines.append(f"No known issue matched ({len(registry.known_issues)} known issues in {origin.describe()}).")
-        lines.append("If it is a Neuron error worth knowing, add it to registry/known-issues/curated.yaml (CONTRIBUTING.md).")
-        sys.stdout.write("\n".join(one_line(line) for line in lines) + "\n")
-        return EXIT_NONE_MATCHED
-    for index, match in enumerate(matches[:args.limit], start=1):
-        lines.extend(_text_lines(match, index))
-        lines.append("")
-    if len(matches) > args.limit:
-        lines.append(f"... {len(matches) - args.limit} more (--limit, or --json for all)")
-    sys.stdout.write("\n".join(one_line(line) for line in lines).rstrip("\n") + "\n")
-    return 0
+    else:
+        sys.stdout.write("\n".join(lines) + "\n")
+    return code
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -92,22 +92,26 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "rows": [[r.family.id, r.stack.id, r.workload] for r in rows],
         "statements": statements,
         "cells": cells,
-        "today": today_rows(registry),
+        "today": today_rows(registry, freshness),
     }
 
 
-def today_rows(registry: Registry) -> list[list[Any]]:
+def today_rows(registry: Registry, freshness: Freshness | None = None) -> list[list[Any]]:
     """Today's answer per family x workload x hardware, as views.answer gives it, then its alternatives: [family,
-    stack (null: no stack says anything), workload, hardware, status, release, stack version, role] with role
-    'answer' or 'alternative'. The page draws these rows in its default view and never ranks anything itself."""
+    stack (null: no stack says anything), workload, hardware, status, release, stack version, role, stale] with
+    role 'answer' or 'alternative' and stale true when a statement of that stack, workload and hardware behind it
+    was last verified before the freshness cutoff. The page draws these rows in its default view and never ranks
+    anything itself."""
+    freshness = freshness or Freshness.of(registry)
     rows: list[list[Any]] = []
     for family in registry.families:
+        stale = {(s.stack, str(s.workload), str(h)) for s in family.support if freshness.is_stale(s) for h in s.hardware}
         for item in family_answers(registry, family):
             rows.append([family.id, item.stack, item.workload, item.hardware, item.status, item.release,
-                         item.stack_version, "answer"])
+                         item.stack_version, "answer", (item.stack, item.workload, item.hardware) in stale])
             for other in item.alternatives:
                 rows.append([family.id, other.stack, item.workload, item.hardware, other.status, other.release,
-                             other.stack_version, "alternative"])
+                             other.stack_version, "alternative", (other.stack, item.workload, item.hardware) in stale])
     return rows
 
 
