@@ -109,8 +109,8 @@
     result.replaceChildren();
     result.setAttribute("data-status", verdict.status);
     result.setAttribute("data-exit-code", String(answer.exit_code));
-    var heading = element("p", "nc-check-summary nc-status-" + verdict.status);
-    heading.appendChild(element("strong", null, verdict.status));
+    var heading = element("p", "nc-check-summary");
+    heading.appendChild(element("strong", "nc-status nc-status--" + verdict.status, verdict.status));  // the site's badge
     heading.appendChild(document.createTextNode(" \u2014 " + verdict.summary));
     result.appendChild(heading);
     result.appendChild(element("p", "nc-check-exit", "neuron-compat check would exit " + answer.exit_code + ": " + answer.meaning));
