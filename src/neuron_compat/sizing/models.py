@@ -35,6 +35,7 @@ from neuron_compat.sizing.encoders import (
     count_vit,
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
+from neuron_compat.sizing.moe_layouts import MOE_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
 
@@ -100,6 +101,7 @@ COUNTERS: dict[str, Counter] = {
     "umt5": partial(count_t5, bias_per_layer=True),
     **{name: partial(count_bart, model_type=name) for name in BART_VARIANTS},
     "whisper": count_whisper,
+    **MOE_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
