@@ -36,6 +36,7 @@ from neuron_compat.sizing.encoders import (
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
 from neuron_compat.sizing.moe_layouts import MOE_COUNTERS
+from neuron_compat.sizing.state_space import STATE_SPACE_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
 
@@ -102,6 +103,7 @@ COUNTERS: dict[str, Counter] = {
     **{name: partial(count_bart, model_type=name) for name in BART_VARIANTS},
     "whisper": count_whisper,
     **MOE_COUNTERS,
+    **STATE_SPACE_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 

@@ -62,7 +62,7 @@ def read_str_list(config: Mapping[str, object], name: str, length: int,
     return list(value[:length])
 
 
-def _tie(config: Mapping[str, object], parts: PartList, default: bool, *, bias: bool = False) -> None:
+def lm_head_part(config: Mapping[str, object], parts: PartList, default: bool, *, bias: bool = False) -> None:
     add_lm_head(config, parts, default,
                 lambda: read_int(config, "vocab_size") * hidden_size(config) + (read_int(config, "vocab_size")
                                                                                   if bias else 0))
@@ -89,7 +89,7 @@ def count_olmoe(config: Mapping[str, object], parts: PartList) -> None:
                                                           read_int(config, "intermediate_size")))
     parts.add("router", lambda: layers(config) * read_int(config, "num_experts") * hidden_size(config))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def count_granitemoe(config: Mapping[str, object], parts: PartList) -> None:
@@ -101,7 +101,7 @@ def count_granitemoe(config: Mapping[str, object], parts: PartList) -> None:
                                                           hidden_size(config), read_int(config, "intermediate_size")))
     parts.add("router", lambda: layers(config) * read_int(config, "num_local_experts") * hidden_size(config))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def count_phimoe(config: Mapping[str, object], parts: PartList) -> None:
@@ -119,7 +119,7 @@ def count_phimoe(config: Mapping[str, object], parts: PartList) -> None:
     except FieldError as error:
         parts.fail("lm_head", str(error))
         return
-    _tie(config, parts, False, bias=bias)
+    lm_head_part(config, parts, False, bias=bias)
 
 
 def count_afmoe(config: Mapping[str, object], parts: PartList) -> None:
@@ -150,7 +150,7 @@ def count_afmoe(config: Mapping[str, object], parts: PartList) -> None:
         * read_int(config, "num_shared_experts", minimum=0, default=2)))
     parts.add("router", lambda: moe_layers() * n_experts() * (hidden_size(config) + 1))  # gate and expert_bias
     parts.add("norms", lambda: _rms_norms(config, 4))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def count_ernie4_5_moe(config: Mapping[str, object], parts: PartList) -> None:
@@ -189,7 +189,7 @@ def count_ernie4_5_moe(config: Mapping[str, object], parts: PartList) -> None:
     except FieldError as error:
         parts.fail("lm_head", str(error))
         return
-    _tie(config, parts, True, bias=lm_bias)
+    lm_head_part(config, parts, True, bias=lm_bias)
 
 
 def count_glm4_moe(config: Mapping[str, object], parts: PartList) -> None:
@@ -220,7 +220,7 @@ def count_glm4_moe(config: Mapping[str, object], parts: PartList) -> None:
         * read_int(config, "n_shared_experts", minimum=0, default=1)))
     parts.add("router", lambda: moe_layers() * read_int(config, "n_routed_experts") * hidden_size(config))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def count_gpt_oss(config: Mapping[str, object], parts: PartList) -> None:
@@ -239,7 +239,7 @@ def count_gpt_oss(config: Mapping[str, object], parts: PartList) -> None:
                                                           read_int(config, "intermediate_size"), bias=True))
     parts.add("router", lambda: layers(config) * n_experts() * (hidden_size(config) + 1))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def _llama4_moe_layers(config: Mapping[str, object]) -> int:
@@ -268,7 +268,7 @@ def count_llama4_text(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("shared_experts", lambda: moe() * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")))
     parts.add("router", lambda: moe() * read_int(config, "num_local_experts") * hidden_size(config))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def count_minimax(config: Mapping[str, object], parts: PartList) -> None:
@@ -292,7 +292,7 @@ def count_minimax(config: Mapping[str, object], parts: PartList) -> None:
                                                           read_int(config, "intermediate_size")))
     parts.add("router", lambda: layers(config) * n_experts() * hidden_size(config))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def _sparse_layers(config: Mapping[str, object], dense_default: str) -> int:
@@ -337,7 +337,7 @@ def count_minimax_m3_text(config: Mapping[str, object], parts: PartList) -> None
                                                           read_int(config, "shared_intermediate_size")))
     parts.add("router", lambda: moe() * read_int(config, "num_local_experts") * hidden_size(config))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 def count_dsa(config: Mapping[str, object], parts: PartList) -> None:
@@ -371,7 +371,7 @@ def count_dsa(config: Mapping[str, object], parts: PartList) -> None:
         * read_int(config, "n_shared_experts", minimum=0, default=1)))
     parts.add("router", lambda: moe() * read_int(config, "n_routed_experts") * hidden_size(config))
     parts.add("norms", lambda: _rms_norms(config, 2))
-    _tie(config, parts, False)
+    lm_head_part(config, parts, False)
 
 
 MOE_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {

@@ -1,0 +1,291 @@
+"""State-space and linear-attention decoders, each as transformers 5.25.0 builds it: Mamba-2, Bamba, Falcon-H1,
+Granite-4 (granitemoehybrid), Jamba (Mamba-1 mixers beside attention, MoE on alternate layers), Qwen3-Next and
+Qwen3.5-MoE's text model (gated delta-net linear attention beside gated full attention).
+
+A Mamba-2 mixer is in_proj (hidden -> 2 x intermediate + 2 x groups x state + heads), a depthwise conv1d over
+intermediate + 2 x groups x state channels, dt_bias, A_log and D (one per head), a gated RMSNorm over the
+intermediate width and out_proj; intermediate is expand x hidden unless the family names it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from neuron_compat.sizing.counts import PartList
+from neuron_compat.sizing.fields import FieldError, json_kind, read_bool, read_int, read_int_list
+from neuron_compat.sizing.moe_layouts import (
+    lm_head_part,
+    experts,
+    gated_mlp,
+    read_str_list,
+    standard_attention,
+)
+from neuron_compat.sizing.shapes import attention, hidden_size, layers
+
+
+def scaled_width(config: Mapping[str, object], name: str, default: float) -> int:
+    """int(expand x hidden_size) for an expand field that may be a whole or fractional number."""
+    value = config.get(name, default)
+    if value is None:
+        value = default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise FieldError(f"{name} is {json_kind(value)}, not a positive number")
+    width = int(value * hidden_size(config))
+    if width < 1:
+        raise FieldError(f"{name} x hidden_size is below 1")
+    return width
+
+
+def mamba2_mixer(hidden: int, intermediate: int, heads: int, groups: int, state: int, kernel: int, *,
+                 in_bias: bool, out_bias: bool, conv_bias: bool, norm: bool = True) -> int:
+    conv_dim = intermediate + 2 * groups * state
+    count = hidden * (intermediate + conv_dim + heads) + (intermediate + conv_dim + heads if in_bias else 0)
+    count += conv_dim * kernel + (conv_dim if conv_bias else 0)
+    count += 3 * heads  # dt_bias, A_log, D
+    count += intermediate if norm else 0
+    count += intermediate * hidden + (hidden if out_bias else 0)
+    return count
+
+
+def _mamba_prefixed(config: Mapping[str, object], *, intermediate: int | None = None,
+                    out_bias_field: str = "mamba_proj_bias", norm: bool = True) -> int:
+    """The Mamba-2 mixer of Bamba, Falcon-H1 and Granite-4, whose fields are named mamba_*."""
+    in_bias = read_bool(config, "mamba_proj_bias", False)
+    return mamba2_mixer(hidden_size(config),
+                        intermediate if intermediate is not None else scaled_width(config, "mamba_expand", 2),
+                        read_int(config, "mamba_n_heads", default=128), read_int(config, "mamba_n_groups", default=1),
+                        read_int(config, "mamba_d_state", default=256), read_int(config, "mamba_d_conv", default=4),
+                        in_bias=in_bias, out_bias=read_bool(config, out_bias_field, False),
+                        conv_bias=read_bool(config, "mamba_conv_bias", True), norm=norm)
+
+
+def _floored(config: Mapping[str, object]) -> Mapping[str, object]:
+    """The config with head_dim set to hidden_size // num_attention_heads (rounded down) when it names none, as
+    these families' attention modules take it."""
+    if config.get("head_dim") is not None:
+        return config
+    return {**config, "head_dim": hidden_size(config) // read_int(config, "num_attention_heads")}
+
+
+def _embeddings(config: Mapping[str, object], parts: PartList) -> None:
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden_size(config))
+
+
+def _norms(config: Mapping[str, object], per_layer: int) -> int:
+    return layers(config) * per_layer * hidden_size(config) + hidden_size(config)
+
+
+def count_mamba2(config: Mapping[str, object], parts: PartList) -> None:
+    """Mamba-2: one RMSNorm and one mixer per layer, a final norm_f; no attention, no MLP."""
+    def mixers() -> int:
+        return layers(config) * mamba2_mixer(
+            hidden_size(config), scaled_width(config, "expand", 2), read_int(config, "num_heads", default=128),
+            read_int(config, "n_groups", default=8), read_int(config, "state_size", default=128),
+            read_int(config, "conv_kernel", default=4), in_bias=read_bool(config, "use_bias", False),
+            out_bias=read_bool(config, "use_bias", False), conv_bias=read_bool(config, "use_conv_bias", True))
+
+    _embeddings(config, parts)
+    parts.add("mixers", mixers)
+    parts.add("norms", lambda: _norms(config, 1))
+    lm_head_part(config, parts, False)
+
+
+def _bamba_attention_layers(config: Mapping[str, object]) -> int:
+    total = layers(config)
+    return len({i for i in read_int_list(config, "attn_layer_indices") if 0 <= i < total})
+
+
+def count_bamba(config: Mapping[str, object], parts: PartList) -> None:
+    """Bamba: the layers of attn_layer_indices hold attention, the others a Mamba-2 mixer; every layer a gated
+    MLP and two RMSNorms."""
+    def attn() -> int:
+        return _bamba_attention_layers(config) * standard_attention(
+            _floored(config), bias=read_bool(config, "attention_bias", False))
+
+    _embeddings(config, parts)
+    parts.add("attention", attn)
+    parts.add("mixers", lambda: (layers(config) - _bamba_attention_layers(config)) * _mamba_prefixed(config))
+    parts.add("mlp", lambda: layers(config) * gated_mlp(hidden_size(config), read_int(config, "intermediate_size"),
+                                                        read_bool(config, "mlp_bias", False)))
+    parts.add("norms", lambda: _norms(config, 2))
+    lm_head_part(config, parts, False)
+
+
+def count_falcon_h1(config: Mapping[str, object], parts: PartList) -> None:
+    """Falcon-H1: every layer runs attention and a Mamba-2 mixer side by side, then a gated MLP. The mixer's width
+    is mamba_d_ssm (else mamba_expand x hidden), its out_proj bias follows projectors_bias and its gated norm
+    exists only with mamba_rms_norm."""
+    def mixer() -> int:
+        width = read_int(config, "mamba_d_ssm") if config.get("mamba_d_ssm") is not None else None
+        return _mamba_prefixed(config, intermediate=width, out_bias_field="projectors_bias",
+                               norm=read_bool(config, "mamba_rms_norm", False))
+
+    _embeddings(config, parts)
+    parts.add("attention", lambda: layers(config) * standard_attention(
+        _floored(config), bias=read_bool(config, "attention_bias", False)))
+    parts.add("mixers", lambda: layers(config) * mixer())
+    parts.add("mlp", lambda: layers(config) * gated_mlp(hidden_size(config), read_int(config, "intermediate_size"),
+                                                        read_bool(config, "mlp_bias", False)))
+    parts.add("norms", lambda: _norms(config, 2))
+    lm_head_part(config, parts, False)
+
+
+def count_granitemoehybrid(config: Mapping[str, object], parts: PartList) -> None:
+    """Granite-4: layer_types picks a Mamba-2 mixer ("linear_attention", also the default for every layer) or
+    attention; every layer has a shared MLP (input_linear to 2 x shared_intermediate_size, output_linear) and,
+    with num_local_experts > 0, a router and experts of intermediate_size."""
+    def kinds() -> list[str]:
+        total = layers(config)
+        return read_str_list(config, "layer_types", total, lambda: ["linear_attention"] * total)
+
+    def attention_layers() -> int:
+        return sum(1 for kind in kinds() if kind != "linear_attention")
+
+    def n_experts() -> int:
+        return read_int(config, "num_local_experts", minimum=0, default=8)
+
+    _embeddings(config, parts)
+    parts.add("attention", lambda: attention_layers() * standard_attention(
+        _floored(config), bias=read_bool(config, "attention_bias", False)) if attention_layers() else 0)
+    parts.add("mixers", lambda: (layers(config) - attention_layers()) * _mamba_prefixed(config))
+    parts.add("shared_mlp", lambda: layers(config) * 3 * hidden_size(config)
+              * read_int(config, "shared_intermediate_size", default=1024))
+    parts.add("experts", lambda: layers(config) * experts(n_experts(), hidden_size(config),
+                                                          read_int(config, "intermediate_size"))
+              if n_experts() else 0)
+    parts.add("router", lambda: layers(config) * n_experts() * hidden_size(config))
+    parts.add("norms", lambda: _norms(config, 2))
+    lm_head_part(config, parts, False)
+
+
+def _periodic(config: Mapping[str, object], period_field: str, offset_field: str, period: int, offset: int) -> int:
+    """How many layer indices i have i % period == offset."""
+    total = layers(config)
+    every = read_int(config, period_field, default=period)
+    first = read_int(config, offset_field, minimum=0, default=offset)
+    return 0 if first >= every or first >= total else (total - 1 - first) // every + 1
+
+
+def count_jamba(config: Mapping[str, object], parts: PartList) -> None:
+    """Jamba: attention where i % attn_layer_period == attn_layer_offset, else a Mamba-1 mixer (in_proj to
+    2 x intermediate, conv1d, x_proj, dt_proj with bias, A_log of intermediate x state, D, out_proj and RMSNorms on
+    dt, B and C); a router and num_experts experts where i % expert_layer_period == expert_layer_offset (when
+    num_experts > 1), else a gated MLP of intermediate_size."""
+    def attention_layers() -> int:
+        return _periodic(config, "attn_layer_period", "attn_layer_offset", 8, 4)
+
+    def moe_layers() -> int:
+        return _periodic(config, "expert_layer_period", "expert_layer_offset", 2, 1) if n_experts() > 1 else 0
+
+    def n_experts() -> int:
+        return read_int(config, "num_experts", default=16)
+
+    def mixer() -> int:
+        hidden = hidden_size(config)
+        width = scaled_width(config, "mamba_expand", 2)
+        state = read_int(config, "mamba_d_state", default=16)
+        rank_value = config.get("mamba_dt_rank")
+        rank = -(-hidden // 16) if rank_value in (None, "auto") else read_int(config, "mamba_dt_rank")
+        bias = read_bool(config, "mamba_proj_bias", False)
+        kernel = read_int(config, "mamba_d_conv", default=4)
+        count = hidden * 2 * width + (2 * width if bias else 0)
+        count += width * kernel + (width if read_bool(config, "mamba_conv_bias", True) else 0)
+        count += width * (rank + 2 * state) + rank * width + width  # x_proj, dt_proj (with bias)
+        count += width * state + width  # A_log, D
+        count += width * hidden + (hidden if bias else 0)
+        return count + rank + 2 * state  # dt, B and C RMSNorms
+
+    def attn() -> int:
+        shape = attention(config)
+        hidden = hidden_size(config)
+        return attention_layers() * (2 * hidden * shape.heads * shape.head_dim
+                                     + 2 * hidden * shape.kv_heads * shape.head_dim)
+
+    _embeddings(config, parts)
+    parts.add("attention", attn)
+    parts.add("mixers", lambda: (layers(config) - attention_layers()) * mixer())
+    parts.add("mlp", lambda: (layers(config) - moe_layers()) * gated_mlp(hidden_size(config),
+                                                                         read_int(config, "intermediate_size")))
+    parts.add("experts", lambda: moe_layers() * experts(n_experts(), hidden_size(config),
+                                                        read_int(config, "intermediate_size")))
+    parts.add("router", lambda: moe_layers() * n_experts() * hidden_size(config))
+    parts.add("norms", lambda: _norms(config, 2))
+    lm_head_part(config, parts, False)
+
+
+def _gated_delta_net(config: Mapping[str, object]) -> int:
+    """Qwen3-Next / Qwen3.5 linear attention: q/k/v/z and b/a input projections, a depthwise conv1d (no bias) over
+    q, k and v, dt_bias and A_log per value head, a gated RMSNorm over the value head size and out_proj."""
+    hidden = hidden_size(config)
+    value_heads = read_int(config, "linear_num_value_heads")
+    key_dim = read_int(config, "linear_num_key_heads") * read_int(config, "linear_key_head_dim")
+    value_head_dim = read_int(config, "linear_value_head_dim")
+    value_dim = value_heads * value_head_dim
+    conv_dim = 2 * key_dim + value_dim
+    count = hidden * (2 * key_dim + 2 * value_dim + 2 * value_heads)
+    count += conv_dim * read_int(config, "linear_conv_kernel_dim", default=4)
+    return count + 2 * value_heads + value_head_dim + value_dim * hidden
+
+
+def _linear_hybrid(config: Mapping[str, object], parts: PartList, moe_layers: Callable[[], int]) -> None:
+    def kinds() -> list[str]:
+        return read_str_list(config, "layer_types", layers(config))
+
+    def full() -> int:
+        return sum(1 for kind in kinds() if kind == "full_attention")
+
+    def attn() -> int:
+        shape = attention(config)
+        gated = standard_attention(config, bias=read_bool(config, "attention_bias", False), q_norm=shape.head_dim,
+                                   k_norm=shape.head_dim, gated_q=True)
+        linear = sum(1 for kind in kinds() if kind == "linear_attention")
+        return full() * gated + (linear * _gated_delta_net(config) if linear else 0)
+
+    def n_experts() -> int:
+        return read_int(config, "num_experts", "num_local_experts")
+
+    def dense() -> int:
+        rest = layers(config) - moe_layers()
+        return rest * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")) if rest else 0
+
+    _embeddings(config, parts)
+    parts.add("attention", attn)
+    parts.add("mlp", dense)
+    parts.add("experts", lambda: moe_layers() * experts(n_experts(), hidden_size(config),
+                                                        read_int(config, "moe_intermediate_size")))
+    parts.add("shared_experts", lambda: moe_layers() * (gated_mlp(
+        hidden_size(config), read_int(config, "shared_expert_intermediate_size")) + hidden_size(config)))
+    parts.add("router", lambda: moe_layers() * n_experts() * hidden_size(config))
+    parts.add("norms", lambda: _norms(config, 2))
+    lm_head_part(config, parts, False)
+
+
+def count_qwen3_next(config: Mapping[str, object], parts: PartList) -> None:
+    """Qwen3-Next: layer_types picks gated delta-net or gated full attention (q_proj twice the query width,
+    q_norm/k_norm over head_dim); layer i is MoE (routed experts, a shared expert and its sigmoid gate) unless it
+    is in mlp_only_layers, num_experts is 0 or (i + 1) is not a multiple of decoder_sparse_step."""
+    def moe_layers() -> int:
+        total = layers(config)
+        if read_int(config, "num_experts", "num_local_experts", minimum=0) == 0:
+            return 0
+        step = read_int(config, "decoder_sparse_step", default=1)
+        dense_only = set(read_int_list(config, "mlp_only_layers"))
+        return total // step - sum(1 for i in dense_only if 0 <= i < total and (i + 1) % step == 0)
+
+    _linear_hybrid(config, parts, moe_layers)
+
+
+def count_qwen3_5_moe_text(config: Mapping[str, object], parts: PartList) -> None:
+    """Qwen3.5-MoE's text model: Qwen3-Next's attention mix with every layer MoE."""
+    _linear_hybrid(config, parts, lambda: layers(config))
+
+
+STATE_SPACE_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
+    "mamba2": count_mamba2,
+    "bamba": count_bamba,
+    "falcon_h1": count_falcon_h1,
+    "granitemoehybrid": count_granitemoehybrid,
+    "jamba": count_jamba,
+    "qwen3_next": count_qwen3_next,
+    "qwen3_5_moe_text": count_qwen3_5_moe_text,
+}
+"""model_type -> its counter, for the state-space and linear-attention layouts of this module."""
