@@ -9,9 +9,10 @@ parameters (buffers such as DeepSeek's e_score_correction_bias are not parameter
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from neuron_compat.sizing.counts import PartList
-from neuron_compat.sizing.decoder import _mla_attention_per_layer, add_lm_head
+from neuron_compat.sizing.decoder import FAMILIES, _mla_attention_per_layer, add_lm_head, count_decoder
 from neuron_compat.sizing.fields import FieldError, read_bool, read_int, read_int_list
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
 
@@ -374,6 +375,11 @@ def count_dsa(config: Mapping[str, object], parts: PartList) -> None:
     lm_head_part(config, parts, False)
 
 
+def count_qwen3_vl_moe_text(config: Mapping[str, object], parts: PartList) -> None:
+    """Qwen3-VL-MoE's text model: Qwen3-MoE's layout (its config class ties the embeddings by default)."""
+    count_decoder(config, "qwen3_moe", replace(FAMILIES["qwen3_moe"], tie_default=True), parts)
+
+
 MOE_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "olmoe": count_olmoe,
     "granitemoe": count_granitemoe,
@@ -387,5 +393,6 @@ MOE_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "minimax_m3_vl_text": count_minimax_m3_text,
     "deepseek_v32": count_dsa,
     "glm_moe_dsa": count_dsa,
+    "qwen3_vl_moe_text": count_qwen3_vl_moe_text,
 }
 """model_type -> its counter, for the MoE layouts of this module."""

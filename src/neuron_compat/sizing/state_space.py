@@ -1,6 +1,7 @@
 """State-space and linear-attention decoders, each as transformers 5.25.0 builds it: Mamba-2, Bamba, Falcon-H1,
 Granite-4 (granitemoehybrid), Jamba (Mamba-1 mixers beside attention, MoE on alternate layers), Qwen3-Next and
-Qwen3.5-MoE's text model (gated delta-net linear attention beside gated full attention).
+Qwen3.5-MoE's text model (gated delta-net linear attention beside gated full attention), RecurrentGemma (RG-LRU
+blocks beside local attention) and Zamba2 (Mamba-2 layers with shared transformer blocks).
 
 A Mamba-2 mixer is in_proj (hidden -> 2 x intermediate + 2 x groups x state + heads), a depthwise conv1d over
 intermediate + 2 x groups x state channels, dt_bias, A_log and D (one per head), a gated RMSNorm over the
@@ -279,6 +280,109 @@ def count_qwen3_5_moe_text(config: Mapping[str, object], parts: PartList) -> Non
     _linear_hybrid(config, parts, lambda: layers(config))
 
 
+def _cycled(config: Mapping[str, object], name: str, default: list[str]) -> list[str]:
+    """RecurrentGemma's block pattern repeated over the layers (transformers repeats it up to 100 times)."""
+    value = config.get(name)
+    pattern = default if value is None else value
+    if not isinstance(pattern, list) or not pattern or not all(isinstance(v, str) for v in pattern):
+        raise FieldError(f"{name} is not a non-empty list of strings")
+    total = layers(config)
+    if total > 100 * len(pattern):
+        raise FieldError(f"num_hidden_layers is more than 100 repetitions of {name}")
+    return (pattern * 100)[:total]
+
+
+def count_recurrent_gemma(config: Mapping[str, object], parts: PartList) -> None:
+    """RecurrentGemma (Griffin): block_types, repeated, picks a recurrent block (linear_x, linear_y, linear_out,
+    conv1d, all biased, and the RG-LRU's per-head gates over lru_width) or local attention (o_proj biased,
+    head size hidden_size / num_attention_heads); every layer a biased gated MLP of intermediate_size // 2 and two
+    RMSNorms."""
+    def kinds() -> list[str]:
+        return _cycled(config, "block_types", ["recurrent", "recurrent", "attention"])
+
+    def recurrent() -> int:
+        hidden, width = hidden_size(config), read_int(config, "lru_width", default=hidden_size(config))
+        heads = read_int(config, "num_attention_heads")
+        block = width // heads
+        rg_lru = width + 2 * heads * block * block + 2 * heads * block
+        conv = width * read_int(config, "conv1d_width", default=4) + width
+        return 2 * (hidden * width + width) + width * hidden + hidden + conv + rg_lru
+
+    def attn() -> int:
+        floored = {**config, "head_dim": hidden_size(config) // read_int(config, "num_attention_heads")}
+        return standard_attention(floored, bias=read_bool(config, "attention_bias", False), o_bias=True)
+
+    def temporal() -> int:
+        recurrent_layers = sum(1 for kind in kinds() if kind == "recurrent")
+        attention_layers = len(kinds()) - recurrent_layers
+        return recurrent_layers * recurrent() + (attention_layers * attn() if attention_layers else 0)
+
+    _embeddings(config, parts)
+    parts.add("temporal_blocks", temporal)
+    parts.add("mlp", lambda: layers(config) * gated_mlp(hidden_size(config),
+                                                        read_int(config, "intermediate_size") // 2, True))
+    parts.add("norms", lambda: _norms(config, 2))
+    lm_head_part(config, parts, True)
+
+
+def _slots(total: int, every: int, slot: int) -> int:
+    """How many i in range(total) have i % every == slot."""
+    return 0 if slot >= total else (total - slot + every - 1) // every
+
+
+def count_zamba2(config: Mapping[str, object], parts: PartList) -> None:
+    """Zamba2: every layer a Mamba-2 mixer with an RMSNorm; each "hybrid" layer of layers_block_type adds a linear
+    (hidden x hidden) and runs one of num_mem_blocks shared transformer blocks (attention over the concatenated
+    2 x hidden input, a gated MLP, two RMSNorms), each with LoRA-style adapters (adapter_rank) for the hybrid
+    layers it serves: on the MLP always, on q/k/v with use_shared_attention_adapter."""
+    def kinds() -> list[str]:
+        value = config.get("layers_block_type", config.get("layer_types"))
+        if value is None:
+            raise FieldError("layers_block_type is not set")
+        return read_str_list({"layers_block_type": value}, "layers_block_type", layers(config))
+
+    def hybrid() -> int:
+        return sum(1 for kind in kinds() if kind == "hybrid")
+
+    def mixers() -> int:
+        bias = read_bool(config, "add_bias_linear", False)
+        mixer = mamba2_mixer(hidden_size(config), scaled_width(config, "mamba_expand", 2),
+                             read_int(config, "n_mamba_heads", default=8), read_int(config, "mamba_ngroups", default=1),
+                             read_int(config, "mamba_d_state", default=64), read_int(config, "mamba_d_conv", default=4),
+                             in_bias=bias, out_bias=bias, conv_bias=True)
+        return layers(config) * (mixer + hidden_size(config)) + hybrid() * hidden_size(config) ** 2
+
+    def shared_blocks() -> int:
+        hidden, uses = hidden_size(config), hybrid()
+        if uses == 0:
+            return 0
+        blocks = read_int(config, "num_mem_blocks", default=1)
+        heads = read_int(config, "num_attention_heads")
+        kv_heads = read_int(config, "num_key_value_heads", default=heads)
+        width = 2 * hidden
+        head = width // heads
+        intermediate = read_int(config, "intermediate_size", default=4 * hidden)
+        rank = read_int(config, "adapter_rank", default=128)
+        bias = read_bool(config, "add_bias_linear", False)
+        qkv_adapters = read_bool(config, "use_shared_attention_adapter", False)
+        block = (width * heads * head + 2 * width * kv_heads * head + heads * head * hidden
+                 + hidden * 2 * intermediate + intermediate * hidden + ((2 * intermediate + hidden) if bias else 0)
+                 + width + hidden)
+        count = 0
+        for block_id in range(min(blocks, uses)):
+            served = _slots(uses, blocks, block_id)
+            count += block + served * (hidden * rank + rank * 2 * intermediate)
+            if qkv_adapters:
+                count += served * 3 * (width * rank + rank * width)
+        return count
+
+    _embeddings(config, parts)
+    parts.add("mixers", mixers)
+    parts.add("shared_blocks", shared_blocks)
+    parts.add("norms", lambda: hidden_size(config))  # final_layernorm (the per-layer ones are with the mixers)
+    lm_head_part(config, parts, True)
+
+
 STATE_SPACE_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "mamba2": count_mamba2,
     "bamba": count_bamba,
@@ -287,5 +391,7 @@ STATE_SPACE_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]
     "jamba": count_jamba,
     "qwen3_next": count_qwen3_next,
     "qwen3_5_moe_text": count_qwen3_5_moe_text,
+    "recurrent_gemma": count_recurrent_gemma,
+    "zamba2": count_zamba2,
 }
 """model_type -> its counter, for the state-space and linear-attention layouts of this module."""
