@@ -1,6 +1,8 @@
 """Decoders with a layout of their own, each as transformers 5.25.0 builds it: MPT (fused Wqkv, weight-only
-LayerNorms, ALiBi) and Gemma 3n's text model (per-layer MLP widths, KV sharing across the last layers, AltUp,
-LAuReL and per-layer input embeddings)."""
+LayerNorms, ALiBi), DBRX (fused Wqkv, weight-only LayerNorms, experts), Gemma 3n's text model (per-layer MLP
+widths, KV sharing across the last layers, AltUp, LAuReL and per-layer input embeddings), HunYuan dense and MoE
+(QK RMSNorms; the MoE's experts and shared MLP both of intermediate_size) and Nemotron (LayerNorm1P with biases, a
+plain up/down MLP)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.fields import FieldError, as_int, read_bool, read_int
-from neuron_compat.sizing.moe_layouts import gated_mlp, lm_head_part
+from neuron_compat.sizing.moe_layouts import experts, gated_mlp, lm_head_part, standard_attention
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
 
 
@@ -93,8 +95,102 @@ def count_gemma3n_text(config: Mapping[str, object], parts: PartList) -> None:
     lm_head_part(config, parts, True)
 
 
+def count_dbrx(config: Mapping[str, object], parts: PartList) -> None:
+    """DBRX: Wqkv (hidden -> hidden + 2 x attn_config.kv_n_heads x head size) and out_proj without biases,
+    LayerNorms with a weight and no bias, and on every layer a router and moe_num_experts gated experts of
+    ffn_hidden_size (all read from ffn_config)."""
+    def sub(name: str) -> Mapping[str, object]:
+        value = config.get(name)
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise FieldError(f"{name} is not an object")
+        return value
+
+    def hidden() -> int:
+        return hidden_size(config)  # d_model
+
+    def n_layers() -> int:
+        return read_int(config, "n_layers", "num_hidden_layers")
+
+    def attn() -> int:
+        heads = read_int(config, "n_heads", "num_attention_heads")
+        if hidden() % heads:
+            raise FieldError(f"d_model / n_heads: {hidden()} is not divisible by {heads}")
+        kv_heads = read_int(sub("attn_config"), "kv_n_heads", default=1)
+        return n_layers() * (hidden() * (hidden() + 2 * kv_heads * (hidden() // heads)) + hidden() * hidden())
+
+    def n_experts() -> int:
+        return read_int(sub("ffn_config"), "moe_num_experts", default=4)
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("attention", attn)
+    parts.add("experts", lambda: n_layers() * experts(n_experts(), hidden(),
+                                                      read_int(sub("ffn_config"), "ffn_hidden_size", default=3584)))
+    parts.add("router", lambda: n_layers() * n_experts() * hidden())
+    parts.add("norms", lambda: (2 * n_layers() + 1) * hidden())
+    lm_head_part(config, parts, False)
+
+
+def _hunyuan_attention(config: Mapping[str, object]) -> int:
+    shape = attention(config)
+    return layers(config) * standard_attention(config, bias=read_bool(config, "attention_bias", False),
+                                               q_norm=shape.head_dim, k_norm=shape.head_dim)
+
+
+def count_hunyuan_v1_dense(config: Mapping[str, object], parts: PartList) -> None:
+    """HunYuan dense: Llama's layout with RMSNorms over head_dim on queries and keys on every layer."""
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden_size(config))
+    parts.add("attention", lambda: _hunyuan_attention(config))
+    parts.add("mlp", lambda: layers(config) * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")))
+    parts.add("norms", lambda: (2 * layers(config) + 1) * hidden_size(config))
+    lm_head_part(config, parts, False)
+
+
+def count_hunyuan_v1_moe(config: Mapping[str, object], parts: PartList) -> None:
+    """HunYuan MoE as transformers builds it: on every layer a router, num_experts experts and one shared MLP, all
+    of intermediate_size (moe_intermediate_size and num_shared_expert are not read by transformers)."""
+    def n_experts() -> int:
+        return read_int(config, "num_experts", "num_local_experts", default=1)
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden_size(config))
+    parts.add("attention", lambda: _hunyuan_attention(config))
+    parts.add("experts", lambda: layers(config) * experts(n_experts(), hidden_size(config),
+                                                          read_int(config, "intermediate_size")))
+    parts.add("shared_experts", lambda: layers(config) * gated_mlp(hidden_size(config),
+                                                                   read_int(config, "intermediate_size")))
+    parts.add("router", lambda: layers(config) * n_experts() * hidden_size(config))
+    parts.add("norms", lambda: (2 * layers(config) + 1) * hidden_size(config))
+    lm_head_part(config, parts, False)
+
+
+def count_nemotron(config: Mapping[str, object], parts: PartList) -> None:
+    """Nemotron: LayerNorm1P (weight and bias) twice per layer and at the end, attention with attention_bias,
+    a plain up/down MLP (squared ReLU) with mlp_bias; head size head_dim, else hidden_size // heads."""
+    def attn() -> int:
+        floored = dict(config)
+        if config.get("head_dim") is None:
+            floored["head_dim"] = hidden_size(config) // read_int(config, "num_attention_heads")
+        return layers(config) * standard_attention(floored, bias=read_bool(config, "attention_bias", False))
+
+    def mlp() -> int:
+        hidden, width = hidden_size(config), read_int(config, "intermediate_size")
+        return layers(config) * (2 * hidden * width + ((width + hidden) if read_bool(config, "mlp_bias", False)
+                                                       else 0))
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden_size(config))
+    parts.add("attention", attn)
+    parts.add("mlp", mlp)
+    parts.add("norms", lambda: 2 * (2 * layers(config) + 1) * hidden_size(config))
+    lm_head_part(config, parts, False)
+
+
 ONE_OFF_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "mpt": count_mpt,
     "gemma3n_text": count_gemma3n_text,
+    "dbrx": count_dbrx,
+    "hunyuan_v1_dense": count_hunyuan_v1_dense,
+    "hunyuan_v1_moe": count_hunyuan_v1_moe,
+    "nemotron": count_nemotron,
 }
 """model_type -> its counter, for the one-off layouts of this module."""
