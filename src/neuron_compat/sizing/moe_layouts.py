@@ -64,6 +64,19 @@ def read_str_list(config: Mapping[str, object], name: str, length: int,
 
 
 def lm_head_part(config: Mapping[str, object], parts: PartList, default: bool, *, bias: bool = False) -> None:
+    """The LM head: tied to the embeddings per tie_word_embeddings (else `default`); a bias, when the family has
+    one, is its own parameter either way."""
+    if bias:
+        try:
+            tied = read_bool(config, "tie_word_embeddings", default)
+        except FieldError as error:
+            parts.fail("lm_head", str(error))
+            return
+        if tied:
+            parts.add("lm_head", lambda: read_int(config, "vocab_size"))
+            parts.notes.append("lm_head's weight is tied to the input embeddings (tie_word_embeddings); its bias "
+                               "is counted")
+            return
     add_lm_head(config, parts, default,
                 lambda: read_int(config, "vocab_size") * hidden_size(config) + (read_int(config, "vocab_size")
                                                                                   if bias else 0))
