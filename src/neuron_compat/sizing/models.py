@@ -38,9 +38,9 @@ from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
 from neuron_compat.sizing.moe_layouts import MOE_COUNTERS
 from neuron_compat.sizing.one_off_decoders import ONE_OFF_COUNTERS
 from neuron_compat.sizing.protein_encoders import count_esm
-from neuron_compat.sizing.state_space import STATE_SPACE_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
+from neuron_compat.sizing.state_space import STATE_SPACE_COUNTERS
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
-from neuron_compat.sizing.fields import FieldError, json_kind, read_bool, read_int, read_int_list
+from neuron_compat.sizing.fields import ABSURD, FieldError, json_kind, read_bool, read_int, read_int_list
 from neuron_compat.sizing.moe_layouts import (
-    lm_head_part,
     experts,
     gated_mlp,
+    lm_head_part,
     read_str_list,
     standard_attention,
 )
@@ -30,6 +30,8 @@ def scaled_width(config: Mapping[str, object], name: str, default: float) -> int
         value = default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
         raise FieldError(f"{name} is {json_kind(value)}, not a positive number")
+    if not value <= ABSURD:
+        raise FieldError(f"{name} is above {ABSURD:.0e}: not a plausible size")
     width = int(value * hidden_size(config))
     if width < 1:
         raise FieldError(f"{name} x hidden_size is below 1")
