@@ -128,6 +128,14 @@ def _expected_class(model_type: str, heads: tuple[str, ...]) -> str | None:
     return None
 
 
+def _why(head: str, error: Exception) -> str:
+    """The head and its error, with the message's first line unless it is the auto class's list of configs."""
+    message = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""
+    if not message or message.startswith("Unrecognized configuration class"):
+        return f"{head}: {type(error).__name__}"
+    return f"{head}: {type(error).__name__} ({message})"
+
+
 def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any,
              previous: dict[str, Any] | None = None) -> None:
     """In a child process: build the model on the meta device and count; put the result on `queue`. With
@@ -170,16 +178,16 @@ def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any,
                 used = head
                 break
             except Exception as error:  # noqa: BLE001 - the next head is tried; the last error is reported
-                errors.append(f"{head}: {type(error).__name__}")
+                errors.append(_why(head, error))
         if model is None and model_type in MODEL_CLASSES:
             try:
                 with torch.device("meta"):
                     model = getattr(transformers, MODEL_CLASSES[model_type])._from_config(config)
                 used = MODEL_CLASSES[model_type]
             except Exception as error:  # noqa: BLE001 - reported as the reason below
-                errors.append(f"{MODEL_CLASSES[model_type]}: {type(error).__name__}")
+                errors.append(_why(MODEL_CLASSES[model_type], error))
         if model is None:
-            queue.put({"status": "reference-failed", "reason": "; ".join(errors)[:300]})
+            queue.put({"status": "reference-failed", "reason": "; ".join(errors)[:600]})
             return
         reference = sum(p.numel() for p in model.parameters())
         config_dict = config.to_dict()
