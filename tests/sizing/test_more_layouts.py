@@ -405,3 +405,28 @@ def test_junk_in_every_size_field_never_raises(model_type: str) -> None:
             count = count_parameters({"model_type": model_type, **base, field: junk})
             assert count.complete or all(part.reason for part in count.parts if part.count is None)
             assert all(part.count is None or part.count >= 0 for part in count.parts), (field, junk)
+
+
+def _check_json(tmp_path: Path, config: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    import json
+
+    from neuron_compat.cli import main
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    code = main(["check", str(path), "--json", "--instance", "trn2.48xlarge"])
+    out = capsys.readouterr().out
+    assert code in (0, 1, 3, 4), out[-400:]
+    verdict: dict[str, Any] = json.loads(out)
+    return verdict
+
+
+def test_check_sizes_a_state_space_moe_config_and_refuses_a_broken_one(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """`check` on Jamba's published size gives the meta-device count; on a broken gpt-oss config it says why."""
+    entry = REPORT["model_types"]["jamba"]
+    fit = _check_json(tmp_path, entry["config_fields"], capsys)["fit"]
+    assert fit["parameters"] == entry["reference"]
+    broken = _check_json(tmp_path, {"model_type": "gpt_oss", "hidden_size": "big", "num_hidden_layers": 0}, capsys)
+    parts = broken["fit"]["parameter_parts"]
+    assert broken["fit"]["parameters"] is None and parts and all(p["reason"] for p in parts if p["count"] is None)
