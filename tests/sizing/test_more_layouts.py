@@ -324,6 +324,26 @@ VARIANTS: list[tuple[str, dict[str, Any], int]] = [
       'position_embedding_type': 'rotary',
       'emb_layer_norm_before': True},
      1656601),
+    # without layer_types / mlp_layer_types: the config classes' own defaults
+    ('qwen3_next',
+     {'hidden_size': 256, 'num_attention_heads': 8, 'num_key_value_heads': 2, 'head_dim': 32,
+      'num_hidden_layers': 6, 'intermediate_size': 512, 'moe_intermediate_size': 64,
+      'shared_expert_intermediate_size': 64, 'num_experts': 8, 'linear_num_value_heads': 8,
+      'linear_num_key_heads': 4, 'linear_key_head_dim': 32, 'linear_value_head_dim': 16,
+      'full_attention_interval': 3, 'vocab_size': 1000},
+     4320256),
+    ('minimax',
+     {'hidden_size': 256, 'num_attention_heads': 8, 'num_key_value_heads': 2, 'head_dim': 32,
+      'num_hidden_layers': 5, 'intermediate_size': 128, 'num_local_experts': 4, 'vocab_size': 1000},
+     3633408),
+    ('minimax_m3_vl_text',
+     {'hidden_size': 256, 'num_attention_heads': 8, 'num_key_value_heads': 2, 'head_dim': 32,
+      'num_hidden_layers': 4, 'intermediate_size': 64, 'shared_intermediate_size': 64,
+      'dense_intermediate_size': 256, 'num_local_experts': 4, 'vocab_size': 1000,
+      'sparse_attention_config': {'sparse_attention_freq': [0, 1, 0, 1], 'sparse_num_index_heads': 2,
+                                  'sparse_index_dim': 16},
+      'moe_layer_freq': [0, 1, 1, 1]},
+     2131520),
 ]
 
 
@@ -399,7 +419,11 @@ def test_a_broken_config_gives_a_reason_never_a_number_or_a_traceback(model_type
 def test_junk_in_every_size_field_never_raises(model_type: str) -> None:
     """Each field of a working variant replaced by junk (a string, a negative, a fraction, a list, an object):
     the count either completes with a non-negative number or says why, never raises."""
-    base = next(overrides for name, overrides, _ in VARIANTS if name == model_type)
+    for base in (overrides for name, overrides, _ in VARIANTS if name == model_type):
+        _junk_each_field(model_type, base)
+
+
+def _junk_each_field(model_type: str, base: dict[str, Any]) -> None:
     for field in base:
         for junk in ("x", -1, 0, 2.5, [], {}, None, True, 10**14, math.inf):
             count = count_parameters({"model_type": model_type, **base, field: junk})

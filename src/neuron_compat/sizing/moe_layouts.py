@@ -286,11 +286,12 @@ def count_llama4_text(config: Mapping[str, object], parts: PartList) -> None:
 
 
 def count_minimax(config: Mapping[str, object], parts: PartList) -> None:
-    """MiniMax(-Text-01): layer_types picks lightning (linear) attention -- an RMSNorm over the query width, a
+    """MiniMax(-Text-01): layer_types (else alternating, full attention first) picks lightning (linear) attention -- an RMSNorm over the query width, a
     fused qkv_proj, out_proj and an output_gate -- or standard attention; every layer is MoE."""
     def attn() -> int:
         total = layers(config)
-        kinds = read_str_list(config, "layer_types", total)
+        kinds = read_str_list(config, "layer_types", total, lambda: [  # the config class's default: alternating
+            "linear_attention" if i % 2 else "full_attention" for i in range(total)])
         linear = sum(1 for kind in kinds if kind == "linear_attention")
         shape = attention(config)
         width, hidden = shape.heads * shape.head_dim, hidden_size(config)
@@ -323,20 +324,41 @@ def _sparse_layers(config: Mapping[str, object], dense_default: str) -> int:
 
 def count_minimax_m3_text(config: Mapping[str, object], parts: PartList) -> None:
     """MiniMax-M3's text model: standard attention with q_norm/k_norm over head_dim, an indexer on the
-    "minimax_m3_sparse" layers of layer_types, and per mlp_layer_types a routed-expert block with a shared
-    expert of shared_intermediate_size, or a dense MLP of dense_intermediate_size."""
+    "minimax_m3_sparse" layers of layer_types (else of sparse_attention_config's sparse_attention_freq), and per
+    mlp_layer_types (else moe_layer_freq, else every layer) a routed-expert block with a shared expert of
+    shared_intermediate_size, or a dense MLP of dense_intermediate_size."""
+    def sparse_config() -> Mapping[str, object]:
+        value = config.get("sparse_attention_config")
+        return value if isinstance(value, Mapping) else {}
+
+    def flags(name: str, on: str, off: str) -> list[str]:
+        value = (sparse_config() if name == "sparse_attention_freq" else config).get(name)
+        if not isinstance(value, list):
+            raise FieldError(f"{name} is not a list")
+        return [on if flag else off for flag in value]
+
     def attn() -> int:
         total = layers(config)
-        sparse = sum(1 for kind in read_str_list(config, "layer_types", total) if kind == "minimax_m3_sparse")
+        kinds = read_str_list(config, "layer_types", total, lambda: flags(
+            "sparse_attention_freq", "minimax_m3_sparse", "full_attention") if "sparse_attention_freq"
+            in sparse_config() else ["full_attention"] * total)
+        sparse = sum(1 for kind in kinds if kind == "minimax_m3_sparse")
         norm = head_dim(config)
         count = total * standard_attention(config, q_norm=norm, k_norm=norm)
         if sparse:
-            index_heads, index_dim = read_int(config, "index_n_heads"), read_int(config, "index_head_dim")
+            legacy = sparse_config()
+            index_heads = read_int(config, "index_n_heads", default=read_int(legacy, "sparse_num_index_heads",
+                                                                              default=4))
+            index_dim = read_int(config, "index_head_dim", default=read_int(legacy, "sparse_index_dim",
+                                                                            default=128))
             count += sparse * (hidden_size(config) * (index_heads * index_dim + index_dim) + 2 * index_dim)
         return count
 
     def moe() -> int:
-        return sum(1 for kind in read_str_list(config, "mlp_layer_types", layers(config)) if kind == "sparse")
+        total = layers(config)
+        kinds = read_str_list(config, "mlp_layer_types", total, lambda: flags(
+            "moe_layer_freq", "sparse", "dense") if config.get("moe_layer_freq") is not None else ["sparse"] * total)
+        return sum(1 for kind in kinds if kind == "sparse")
 
     def dense() -> int:
         rest = layers(config) - moe()

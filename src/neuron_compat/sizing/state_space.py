@@ -231,7 +231,13 @@ def _gated_delta_net(config: Mapping[str, object]) -> int:
 
 def _linear_hybrid(config: Mapping[str, object], parts: PartList, moe_layers: Callable[[], int]) -> None:
     def kinds() -> list[str]:
-        return read_str_list(config, "layer_types", layers(config))
+        total = layers(config)
+
+        def every_nth_full() -> list[str]:  # the config classes' default: full attention every 4th layer
+            interval = read_int(config, "full_attention_interval", default=4)
+            return ["full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(total)]
+
+        return read_str_list(config, "layer_types", total, every_nth_full)
 
     def full() -> int:
         return sum(1 for kind in kinds() if kind == "full_attention")
@@ -263,8 +269,8 @@ def _linear_hybrid(config: Mapping[str, object], parts: PartList, moe_layers: Ca
 
 
 def count_qwen3_next(config: Mapping[str, object], parts: PartList) -> None:
-    """Qwen3-Next: layer_types picks gated delta-net or gated full attention (q_proj twice the query width,
-    q_norm/k_norm over head_dim); layer i is MoE (routed experts, a shared expert and its sigmoid gate) unless it
+    """Qwen3-Next: layer_types (else full attention on every full_attention_interval-th layer) picks gated
+    delta-net or gated full attention (q_proj twice the query width, q_norm/k_norm over head_dim); layer i is MoE (routed experts, a shared expert and its sigmoid gate) unless it
     is in mlp_only_layers, num_experts is 0 or (i + 1) is not a multiple of decoder_sparse_step."""
     def moe_layers() -> int:
         total = layers(config)
