@@ -344,6 +344,13 @@ VARIANTS: list[tuple[str, dict[str, Any], int]] = [
                                   'sparse_index_dim': 16},
       'moe_layer_freq': [0, 1, 1, 1]},
      2131520),
+    # the older layer-type names ("mamba", "attention") that transformers renames on load
+    ('granitemoehybrid',
+     {'hidden_size': 256, 'num_attention_heads': 8, 'num_key_value_heads': 2, 'num_hidden_layers': 4,
+      'intermediate_size': 128, 'shared_intermediate_size': 256, 'num_local_experts': 2, 'mamba_n_heads': 16,
+      'mamba_d_head': 32, 'mamba_n_groups': 1, 'mamba_d_state': 16,
+      'layer_types': ['mamba', 'attention', 'mamba', 'mamba'], 'vocab_size': 1000},
+     3479408),
 ]
 
 

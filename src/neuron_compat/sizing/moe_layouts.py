@@ -48,9 +48,15 @@ def head_dim(config: Mapping[str, object]) -> int:
     return attention(config).head_dim
 
 
+LEGACY_LAYER_TYPES = {"mamba": "linear_attention", "attention": "full_attention"}
+"""The older layer-type names transformers 5 renames when it loads a config (configuration_utils'
+_LEGACY_LAYER_TYPE_REMAP, the two that name a layer's kind)."""
+
+
 def read_str_list(config: Mapping[str, object], name: str, length: int,
                   default: Callable[[], list[str]] | None = None) -> list[str]:
-    """A per-layer list of strings (layer_types, mlp_layer_types) of exactly `length` entries."""
+    """A per-layer list of strings (layer_types, mlp_layer_types), its first `length` entries, legacy layer-type
+    names renamed as transformers renames them."""
     value = config.get(name)
     if value is None:
         if default is None:
@@ -60,7 +66,7 @@ def read_str_list(config: Mapping[str, object], name: str, length: int,
         raise FieldError(f"{name} is not a list of strings")
     if len(value) < length:
         raise FieldError(f"{name} has {len(value)} entries, fewer than the {length} layers")
-    return list(value[:length])
+    return [LEGACY_LAYER_TYPES.get(kind, kind) for kind in value[:length]]
 
 
 def lm_head_part(config: Mapping[str, object], parts: PartList, default: bool, *, bias: bool = False) -> None:
