@@ -66,7 +66,7 @@ def read_str_list(config: Mapping[str, object], name: str, length: int,
         raise FieldError(f"{name} is not a list of strings")
     if len(value) < length:
         raise FieldError(f"{name} has {len(value)} entries, fewer than the {length} layers")
-    return [LEGACY_LAYER_TYPES.get(kind, kind) for kind in value[:length]]
+    return [LEGACY_LAYER_TYPES.get(str(kind), str(kind)) for kind in value[:length]]
 
 
 def lm_head_part(config: Mapping[str, object], parts: PartList, default: bool, *, bias: bool = False) -> None:

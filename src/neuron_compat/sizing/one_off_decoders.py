@@ -185,6 +185,21 @@ def count_nemotron(config: Mapping[str, object], parts: PartList) -> None:
     lm_head_part(config, parts, False)
 
 
+NOT_MODELLED = {
+    "qwen2_5_omni": "a thinker (audio encoder, vision encoder and text decoder), a talker and token2wav (a DiT and "
+                    "a BigVGAN vocoder), three models in one checkpoint",
+    "musicgen": "a T5 text encoder, an EnCodec audio codec and a decoder over several codebooks, three models in "
+                "one checkpoint",
+}
+"""Registry model types refused with what they are, rather than the generic count's list of missing fields."""
+
+
+def refuse(model_type: str) -> Callable[[Mapping[str, object], PartList], None]:
+    def counter(config: Mapping[str, object], parts: PartList) -> None:
+        parts.fail("model", f"model_type {model_type!r} is not modelled: {NOT_MODELLED[model_type]}")
+    return counter
+
+
 ONE_OFF_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "mpt": count_mpt,
     "gemma3n_text": count_gemma3n_text,
@@ -192,5 +207,6 @@ ONE_OFF_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = 
     "hunyuan_v1_dense": count_hunyuan_v1_dense,
     "hunyuan_v1_moe": count_hunyuan_v1_moe,
     "nemotron": count_nemotron,
+    **{model_type: refuse(model_type) for model_type in NOT_MODELLED},
 }
 """model_type -> its counter, for the one-off layouts of this module."""
