@@ -6,7 +6,8 @@ model type of ``registry/families/*.yaml`` this script takes a real published si
 ``tests/sizing/configs`` whose model_type matches, else the configuration class's own defaults, which
 transformers documents as a published checkpoint's), builds the model with transformers on the meta device
 (no memory, no weights, nothing downloaded), counts its unique parameters, and compares that with
-``count_parameters`` of the same config. The report is ``registry/upstream/sizing-reference.yaml``, written
+``count_parameters`` of the same config. Where a configuration class leaves unset a field its own model needs to
+build (``DEFAULT_FILLS``), the field is filled by the stated rule and the report's ``config`` line says so. The report is ``registry/upstream/sizing-reference.yaml``, written
 atomically and sorted (deterministic: no timings); ``tests/sizing/test_sizing_reference.py`` keeps the analytic
 count within 0.5% wherever the reference ran.
 
