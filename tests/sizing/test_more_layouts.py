@@ -461,3 +461,23 @@ def test_check_sizes_a_state_space_moe_config_and_refuses_a_broken_one(tmp_path:
     broken = _check_json(tmp_path, {"model_type": "gpt_oss", "hidden_size": "big", "num_hidden_layers": 0}, capsys)
     parts = broken["fit"]["parameter_parts"]
     assert broken["fit"]["parameters"] is None and parts and all(p["reason"] for p in parts if p["count"] is None)
+
+
+@pytest.mark.parametrize(("model_type", "cached_layers"), [("jamba", 4), ("qwen3_next", 12), ("minimax", 16),
+                                                            ("recurrent_gemma", 8)])
+def test_a_hybrid_caches_keys_and_values_only_on_its_attention_layers(model_type: str, cached_layers: int) -> None:
+    config = REPORT["model_types"][model_type]["config_fields"]
+    heads = config["num_attention_heads"]
+    kv_heads = config.get("num_key_value_heads") or heads
+    head_dim = config.get("head_dim") or config["hidden_size"] // heads
+    kv = kv_cache_bytes_per_token(config, "bf16")
+    assert kv.bytes_per_token == 2 * cached_layers * kv_heads * head_dim * 2
+    assert any(f"only the {cached_layers} attention layers" in note for note in kv.notes)
+
+
+def test_zamba2_caches_its_shared_attention_over_twice_the_hidden_size() -> None:
+    config = REPORT["model_types"]["zamba2"]["config_fields"]
+    hybrid = config["layers_block_type"].count("hybrid")
+    heads, kv_heads = config["num_attention_heads"], config["num_key_value_heads"]
+    kv = kv_cache_bytes_per_token(config, "bf16")
+    assert kv.bytes_per_token == 2 * hybrid * kv_heads * (2 * config["hidden_size"] // heads) * 2

@@ -10,6 +10,7 @@ intermediate width and out_proj; intermediate is expand x hidden unless the fami
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.fields import ABSURD, FieldError, json_kind, read_bool, read_int, read_int_list
@@ -389,6 +390,53 @@ def count_zamba2(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("shared_blocks", shared_blocks)
     parts.add("norms", lambda: hidden_size(config))  # final_layernorm (the per-layer ones are with the mixers)
     lm_head_part(config, parts, True)
+
+
+@dataclass(frozen=True)
+class CachedLayers:
+    """The layers of a hybrid model that keep a growing KV cache, and the head size they cache (None: the
+    config's attention head size)."""
+    layers: int
+    head_dim: int | None
+    note: str
+
+
+def cached_layers(config: Mapping[str, object], model_type: str | None) -> CachedLayers | None:
+    """For a hybrid state-space / linear-attention model type, how many layers keep a KV cache (the others keep a
+    fixed-size recurrent state); None for any other model type. Raises FieldError when the config cannot say."""
+    total = layers(config)
+    if model_type == "jamba":
+        attending = _periodic(config, "attn_layer_period", "attn_layer_offset", 8, 4)
+    elif model_type == "bamba":
+        attending = _bamba_attention_layers(config)
+    elif model_type == "granitemoehybrid":
+        kinds = read_str_list(config, "layer_types", total, lambda: ["linear_attention"] * total)
+        attending = sum(1 for kind in kinds if kind != "linear_attention")
+    elif model_type in ("qwen3_next", "qwen3_5_moe_text", "minimax"):
+        if model_type == "minimax":
+            kinds = read_str_list(config, "layer_types", total, lambda: [
+                "linear_attention" if i % 2 else "full_attention" for i in range(total)])
+        else:
+            interval = read_int(config, "full_attention_interval", default=4)
+            kinds = read_str_list(config, "layer_types", total, lambda: [
+                "full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(total)])
+        attending = sum(1 for kind in kinds if kind == "full_attention")
+    elif model_type == "recurrent_gemma":
+        attending = sum(1 for kind in _cycled(config, "block_types", ["recurrent", "recurrent", "attention"])
+                        if kind == "attention")
+    elif model_type == "zamba2":
+        value = config.get("layers_block_type", config.get("layer_types"))
+        if value is None:
+            raise FieldError("layers_block_type is not set")
+        kinds = read_str_list({"layers_block_type": value}, "layers_block_type", total)
+        attending = sum(1 for kind in kinds if kind == "hybrid")
+        head = 2 * hidden_size(config) // read_int(config, "num_attention_heads")
+        return CachedLayers(attending, head, f"only the {attending} hybrid layers' shared attention keeps a KV "
+                                             "cache (over 2 x hidden_size); the Mamba-2 layers keep a fixed state")
+    else:
+        return None
+    return CachedLayers(attending, None, f"only the {attending} attention layers of {total} keep a KV cache; the "
+                                         "others keep a fixed-size recurrent state")
 
 
 STATE_SPACE_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
