@@ -481,3 +481,10 @@ def test_zamba2_caches_its_shared_attention_over_twice_the_hidden_size() -> None
     heads, kv_heads = config["num_attention_heads"], config["num_key_value_heads"]
     kv = kv_cache_bytes_per_token(config, "bf16")
     assert kv.bytes_per_token == 2 * hybrid * kv_heads * (2 * config["hidden_size"] // heads) * 2
+
+
+def test_gemma3n_caches_only_the_layers_that_do_not_reuse_an_earlier_cache() -> None:
+    config = REPORT["model_types"]["gemma3n_text"]["config_fields"]
+    storing = config["num_hidden_layers"] - config["num_kv_shared_layers"]
+    kv = kv_cache_bytes_per_token(config, "bf16")
+    assert kv.bytes_per_token == 2 * storing * config["num_key_value_heads"] * config["head_dim"] * 2

@@ -1,4 +1,5 @@
-"""State-space and linear-attention decoders, each as transformers 5.25.0 builds it: Mamba-2, Bamba, Falcon-H1,
+"""State-space and linear-attention decoders, each as transformers 5.25.0 builds it (and, for the hybrids and
+Gemma 3n, which layers keep a KV cache): Mamba-2, Bamba, Falcon-H1,
 Granite-4 (granitemoehybrid), Jamba (Mamba-1 mixers beside attention, MoE on alternate layers), Qwen3-Next and
 Qwen3.5-MoE's text model (gated delta-net linear attention beside gated full attention), RecurrentGemma (RG-LRU
 blocks beside local attention) and Zamba2 (Mamba-2 layers with shared transformer blocks).
@@ -433,6 +434,10 @@ def cached_layers(config: Mapping[str, object], model_type: str | None) -> Cache
         head = 2 * hidden_size(config) // read_int(config, "num_attention_heads")
         return CachedLayers(attending, head, f"only the {attending} hybrid layers' shared attention keeps a KV "
                                              "cache (over 2 x hidden_size); the Mamba-2 layers keep a fixed state")
+    elif model_type == "gemma3n_text":
+        shared = min(read_int(config, "num_kv_shared_layers", minimum=0, default=15), total)
+        return CachedLayers(total - shared, None, f"only the first {total - shared} layers of {total} keep a KV "
+                                                  f"cache; the last {shared} reuse theirs (num_kv_shared_layers)")
     else:
         return None
     return CachedLayers(attending, None, f"only the {attending} attention layers of {total} keep a KV cache; the "
