@@ -488,3 +488,13 @@ def test_gemma3n_caches_only_the_layers_that_do_not_reuse_an_earlier_cache() -> 
     storing = config["num_hidden_layers"] - config["num_kv_shared_layers"]
     kv = kv_cache_bytes_per_token(config, "bf16")
     assert kv.bytes_per_token == 2 * storing * config["num_key_value_heads"] * config["head_dim"] * 2
+
+
+@pytest.mark.parametrize(("model_type", "tied"), [("qwen3_vl_moe", False), ("mistral3", True), ("internvl", True)])
+def test_the_outer_config_decides_whether_a_composite_ties_its_lm_head(model_type: str, tied: bool) -> None:
+    """Measured on the meta device: Qwen3-VL-MoE's text_config says tied but the model is not (the outer config
+    says false); Mistral 3's and InternVL's say untied but the models are tied (the outer configs say true)."""
+    config = REPORT["model_types"][model_type]["config_fields"]
+    text = config["text_config"]
+    head = count_parameters(config).part("text.lm_head").count
+    assert head == (0 if tied else text["vocab_size"] * text["hidden_size"])

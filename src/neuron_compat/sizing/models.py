@@ -136,6 +136,9 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
             parts.fail(key.removesuffix("_config"), f"{key} is missing or not an object")
             continue
         sub_type = read_str(sub, "model_type") or default_type
+        if key == "text_config" and isinstance(config.get("tie_word_embeddings"), bool):
+            # the LM head belongs to the outer model: transformers ties it per the outer config's flag
+            sub = {**sub, "tie_word_embeddings": config["tie_word_embeddings"]}
         prefix = key.removesuffix("_config") + "."
         sub_parts = PartList(prefix)
         if sub_type is None:
