@@ -432,7 +432,7 @@ def test_junk_in_every_size_field_never_raises(model_type: str) -> None:
 
 def _junk_each_field(model_type: str, base: dict[str, Any]) -> None:
     for field in base:
-        for junk in ("x", -1, 0, 2.5, [], {}, None, True, 10**14, math.inf):
+        for junk in ("x", -1, 0, 2.5, [], {}, None, True, 10**12, 10**14, math.inf):
             count = count_parameters({"model_type": model_type, **base, field: junk})
             assert count.complete or all(part.reason for part in count.parts if part.count is None)
             assert all(part.count is None or part.count >= 0 for part in count.parts), (field, junk)
@@ -498,3 +498,19 @@ def test_the_outer_config_decides_whether_a_composite_ties_its_lm_head(model_typ
     text = config["text_config"]
     head = count_parameters(config).part("text.lm_head").count
     assert head == (0 if tied else text["vocab_size"] * text["hidden_size"])
+
+
+@pytest.mark.parametrize("model_type", sorted({row[0] for row in VARIANTS}))
+def test_a_huge_layer_count_without_per_layer_lists_is_counted_not_looped(model_type: str) -> None:
+    """Layer-type defaults are counted arithmetically: 10^12 layers answer at once (a count or a reason)."""
+    import time
+
+    base = {k: v for k, v in next(o for n, o, _ in VARIANTS if n == model_type).items()
+            if k not in ("layer_types", "layers_block_type", "mlp_layer_types", "intermediate_size")
+            or not isinstance(v, list)}
+    started = time.monotonic()
+    for field in ("num_hidden_layers", "n_layers"):
+        count = count_parameters({"model_type": model_type, **base, field: 10**12})
+        kv_cache_bytes_per_token({"model_type": model_type, **base, field: 10**12}, "bf16")
+        assert count.complete or all(part.reason for part in count.parts if part.count is None)
+    assert time.monotonic() - started < 2

@@ -53,10 +53,11 @@ LEGACY_LAYER_TYPES = {"mamba": "linear_attention", "attention": "full_attention"
 _LEGACY_LAYER_TYPE_REMAP, the two that name a layer's kind)."""
 
 
-def read_str_list(config: Mapping[str, object], name: str, length: int,
-                  default: Callable[[], list[str]] | None = None) -> list[str]:
-    """A per-layer list of strings (layer_types, mlp_layer_types), its first `length` entries, legacy layer-type
-    names renamed as transformers renames them."""
+def kind_counts(config: Mapping[str, object], name: str, length: int,
+                default: Callable[[], dict[str, int]] | None = None) -> dict[str, int]:
+    """How many of the first `length` layers a per-layer list of strings (layer_types, mlp_layer_types) gives
+    each kind, legacy layer-type names renamed as transformers renames them; `default()` (counts, never a list as
+    long as the layers) when the config has no list."""
     value = config.get(name)
     if value is None:
         if default is None:
@@ -66,7 +67,21 @@ def read_str_list(config: Mapping[str, object], name: str, length: int,
         raise FieldError(f"{name} is not a list of strings")
     if len(value) < length:
         raise FieldError(f"{name} has {len(value)} entries, fewer than the {length} layers")
-    return [LEGACY_LAYER_TYPES.get(str(kind), str(kind)) for kind in value[:length]]
+    counts: dict[str, int] = {}
+    for kind in value[:length]:
+        renamed = LEGACY_LAYER_TYPES.get(str(kind), str(kind))
+        counts[renamed] = counts.get(renamed, 0) + 1
+    return counts
+
+
+def flag_counts(flags: object, name: str, length: int, on: str, off: str) -> dict[str, int]:
+    """A per-layer list of 0/1 flags (MiniMax-M3's sparse_attention_freq, moe_layer_freq) as kind counts."""
+    if not isinstance(flags, list):
+        raise FieldError(f"{name} is not a list")
+    if len(flags) < length:
+        raise FieldError(f"{name} has {len(flags)} entries, fewer than the {length} layers")
+    set_flags = sum(1 for flag in flags[:length] if flag)
+    return {on: set_flags, off: length - set_flags}
 
 
 def lm_head_part(config: Mapping[str, object], parts: PartList, default: bool, *, bias: bool = False) -> None:
@@ -296,9 +311,9 @@ def count_minimax(config: Mapping[str, object], parts: PartList) -> None:
     fused qkv_proj, out_proj and an output_gate -- or standard attention; every layer is MoE."""
     def attn() -> int:
         total = layers(config)
-        kinds = read_str_list(config, "layer_types", total, lambda: [  # the config class's default: alternating
-            "linear_attention" if i % 2 else "full_attention" for i in range(total)])
-        linear = sum(1 for kind in kinds if kind == "linear_attention")
+        kinds = kind_counts(config, "layer_types", total, lambda: {  # the config class's default: alternating
+            "full_attention": (total + 1) // 2, "linear_attention": total // 2})
+        linear = kinds.get("linear_attention", 0)
         shape = attention(config)
         width, hidden = shape.heads * shape.head_dim, hidden_size(config)
         lightning = width + 3 * hidden * width + width * hidden + hidden * width
@@ -321,11 +336,11 @@ def _sparse_layers(config: Mapping[str, object], dense_default: str) -> int:
     (the config classes' own default)."""
     total = layers(config)
 
-    def fallback() -> list[str]:
+    def fallback() -> dict[str, int]:
         dense = min(read_int(config, "first_k_dense_replace", minimum=0, default=int(dense_default)), total)
-        return ["dense"] * dense + ["sparse"] * (total - dense)
+        return {"dense": dense, "sparse": total - dense}
 
-    return sum(1 for kind in read_str_list(config, "mlp_layer_types", total, fallback) if kind == "sparse")
+    return kind_counts(config, "mlp_layer_types", total, fallback).get("sparse", 0)
 
 
 def count_minimax_m3_text(config: Mapping[str, object], parts: PartList) -> None:
@@ -337,18 +352,12 @@ def count_minimax_m3_text(config: Mapping[str, object], parts: PartList) -> None
         value = config.get("sparse_attention_config")
         return value if isinstance(value, Mapping) else {}
 
-    def flags(name: str, on: str, off: str) -> list[str]:
-        value = (sparse_config() if name == "sparse_attention_freq" else config).get(name)
-        if not isinstance(value, list):
-            raise FieldError(f"{name} is not a list")
-        return [on if flag else off for flag in value]
-
     def attn() -> int:
         total = layers(config)
-        kinds = read_str_list(config, "layer_types", total, lambda: flags(
-            "sparse_attention_freq", "minimax_m3_sparse", "full_attention") if "sparse_attention_freq"
-            in sparse_config() else ["full_attention"] * total)
-        sparse = sum(1 for kind in kinds if kind == "minimax_m3_sparse")
+        kinds = kind_counts(config, "layer_types", total, lambda: flag_counts(
+            sparse_config().get("sparse_attention_freq"), "sparse_attention_freq", total, "minimax_m3_sparse",
+            "full_attention") if "sparse_attention_freq" in sparse_config() else {"full_attention": total})
+        sparse = kinds.get("minimax_m3_sparse", 0)
         norm = head_dim(config)
         count = total * standard_attention(config, q_norm=norm, k_norm=norm)
         if sparse:
@@ -362,9 +371,10 @@ def count_minimax_m3_text(config: Mapping[str, object], parts: PartList) -> None
 
     def moe() -> int:
         total = layers(config)
-        kinds = read_str_list(config, "mlp_layer_types", total, lambda: flags(
-            "moe_layer_freq", "sparse", "dense") if config.get("moe_layer_freq") is not None else ["sparse"] * total)
-        return sum(1 for kind in kinds if kind == "sparse")
+        kinds = kind_counts(config, "mlp_layer_types", total, lambda: flag_counts(
+            config.get("moe_layer_freq"), "moe_layer_freq", total, "sparse", "dense")
+            if config.get("moe_layer_freq") is not None else {"sparse": total})
+        return kinds.get("sparse", 0)
 
     def dense() -> int:
         rest = layers(config) - moe()

@@ -34,7 +34,8 @@ def count_mpt(config: Mapping[str, object], parts: PartList) -> None:
                            "and so does this count")
 
 
-def _per_layer_widths(config: Mapping[str, object], total: int) -> list[int]:
+def _gated_mlps(config: Mapping[str, object], hidden: int, total: int) -> int:
+    """Gated MLPs of intermediate_size, one width for every layer or a list of one per layer."""
     value = config.get("intermediate_size")
     if isinstance(value, list):
         widths = [as_int(v) for v in value]
@@ -42,8 +43,8 @@ def _per_layer_widths(config: Mapping[str, object], total: int) -> list[int]:
             raise FieldError("intermediate_size is a list with an entry that is not a positive integer")
         if len(widths) != total:
             raise FieldError(f"intermediate_size lists {len(widths)} widths for {total} layers")
-        return [int(w) for w in widths if w is not None]
-    return [read_int(config, "intermediate_size")] * total
+        return sum(gated_mlp(hidden, int(w)) for w in widths if w is not None)
+    return total * gated_mlp(hidden, read_int(config, "intermediate_size"))
 
 
 def count_gemma3n_text(config: Mapping[str, object], parts: PartList) -> None:
@@ -66,7 +67,7 @@ def count_gemma3n_text(config: Mapping[str, object], parts: PartList) -> None:
 
     def mlp() -> int:
         hidden = hidden_size(config)
-        return sum(gated_mlp(hidden, width) for width in _per_layer_widths(config, total()))
+        return _gated_mlps(config, hidden, total())
 
     def per_layer_extras() -> int:
         hidden = hidden_size(config)

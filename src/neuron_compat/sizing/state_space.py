@@ -18,8 +18,8 @@ from neuron_compat.sizing.fields import ABSURD, FieldError, json_kind, read_bool
 from neuron_compat.sizing.moe_layouts import (
     experts,
     gated_mlp,
+    kind_counts,
     lm_head_part,
-    read_str_list,
     standard_attention,
 )
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
@@ -138,12 +138,8 @@ def count_granitemoehybrid(config: Mapping[str, object], parts: PartList) -> Non
     """Granite-4: layer_types picks a Mamba-2 mixer ("linear_attention", also the default for every layer) or
     attention; every layer has a shared MLP (input_linear to 2 x shared_intermediate_size, output_linear) and,
     with num_local_experts > 0, a router and experts of intermediate_size."""
-    def kinds() -> list[str]:
-        total = layers(config)
-        return read_str_list(config, "layer_types", total, lambda: ["linear_attention"] * total)
-
     def attention_layers() -> int:
-        return sum(1 for kind in kinds() if kind != "linear_attention")
+        return _granite_attention_layers(config, layers(config))
 
     def n_experts() -> int:
         return read_int(config, "num_local_experts", minimum=0, default=8)
@@ -231,25 +227,30 @@ def _gated_delta_net(config: Mapping[str, object]) -> int:
     return count + 2 * value_heads + value_head_dim + value_dim * hidden
 
 
+def _granite_attention_layers(config: Mapping[str, object], total: int) -> int:
+    """Granite-4's layers that are not Mamba-2 mixers (layer_types; by default every layer is one)."""
+    kinds = kind_counts(config, "layer_types", total, lambda: {"linear_attention": total})
+    return total - kinds.get("linear_attention", 0)
+
+
+def _every_nth_full(config: Mapping[str, object], total: int) -> dict[str, int]:
+    """Qwen3-Next's and Qwen3.5's layer_types, else the config classes' default: full attention on every
+    full_attention_interval-th layer (4), gated delta-net on the others."""
+    def default() -> dict[str, int]:
+        full = total // read_int(config, "full_attention_interval", default=4)
+        return {"full_attention": full, "linear_attention": total - full}
+
+    return kind_counts(config, "layer_types", total, default)
+
+
 def _linear_hybrid(config: Mapping[str, object], parts: PartList, moe_layers: Callable[[], int]) -> None:
-    def kinds() -> list[str]:
-        total = layers(config)
-
-        def every_nth_full() -> list[str]:  # the config classes' default: full attention every 4th layer
-            interval = read_int(config, "full_attention_interval", default=4)
-            return ["full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(total)]
-
-        return read_str_list(config, "layer_types", total, every_nth_full)
-
-    def full() -> int:
-        return sum(1 for kind in kinds() if kind == "full_attention")
-
     def attn() -> int:
         shape = attention(config)
         gated = standard_attention(config, bias=read_bool(config, "attention_bias", False), q_norm=shape.head_dim,
                                    k_norm=shape.head_dim, gated_q=True)
-        linear = sum(1 for kind in kinds() if kind == "linear_attention")
-        return full() * gated + (linear * _gated_delta_net(config) if linear else 0)
+        kinds = _every_nth_full(config, layers(config))
+        full, linear = kinds.get("full_attention", 0), kinds.get("linear_attention", 0)
+        return (full * gated if full else 0) + (linear * _gated_delta_net(config) if linear else 0)
 
     def n_experts() -> int:
         return read_int(config, "num_experts", "num_local_experts")
@@ -290,16 +291,18 @@ def count_qwen3_5_moe_text(config: Mapping[str, object], parts: PartList) -> Non
     _linear_hybrid(config, parts, lambda: layers(config))
 
 
-def _cycled(config: Mapping[str, object], name: str, default: list[str]) -> list[str]:
-    """RecurrentGemma's block pattern repeated over the layers (transformers repeats it up to 100 times)."""
-    value = config.get(name)
-    pattern = default if value is None else value
+def _cycled_attention(config: Mapping[str, object]) -> int:
+    """How many layers RecurrentGemma's block_types pattern, repeated over the layers (transformers repeats it up
+    to 100 times), makes attention layers; counted, not built (the layer count may be huge)."""
+    value = config.get("block_types")
+    pattern = ["recurrent", "recurrent", "attention"] if value is None else value
     if not isinstance(pattern, list) or not pattern or not all(isinstance(v, str) for v in pattern):
-        raise FieldError(f"{name} is not a non-empty list of strings")
+        raise FieldError("block_types is not a non-empty list of strings")
     total = layers(config)
     if total > 100 * len(pattern):
-        raise FieldError(f"num_hidden_layers is more than 100 repetitions of {name}")
-    return (pattern * 100)[:total]
+        raise FieldError("num_hidden_layers is more than 100 repetitions of block_types")
+    cycles, rest = divmod(total, len(pattern))
+    return cycles * pattern.count("attention") + pattern[:rest].count("attention")
 
 
 def count_recurrent_gemma(config: Mapping[str, object], parts: PartList) -> None:
@@ -307,9 +310,6 @@ def count_recurrent_gemma(config: Mapping[str, object], parts: PartList) -> None
     conv1d, all biased, and the RG-LRU's per-head gates over lru_width) or local attention (o_proj biased,
     head size hidden_size / num_attention_heads); every layer a biased gated MLP of intermediate_size // 2 and two
     RMSNorms."""
-    def kinds() -> list[str]:
-        return _cycled(config, "block_types", ["recurrent", "recurrent", "attention"])
-
     def recurrent() -> int:
         hidden, width = hidden_size(config), read_int(config, "lru_width", default=hidden_size(config))
         heads = read_int(config, "num_attention_heads")
@@ -323,9 +323,10 @@ def count_recurrent_gemma(config: Mapping[str, object], parts: PartList) -> None
         return standard_attention(floored, bias=read_bool(config, "attention_bias", False), o_bias=True)
 
     def temporal() -> int:
-        recurrent_layers = sum(1 for kind in kinds() if kind == "recurrent")
-        attention_layers = len(kinds()) - recurrent_layers
-        return recurrent_layers * recurrent() + (attention_layers * attn() if attention_layers else 0)
+        attention_layers = _cycled_attention(config)
+        recurrent_layers = layers(config) - attention_layers
+        return (recurrent_layers * recurrent() if recurrent_layers else 0) + (
+            attention_layers * attn() if attention_layers else 0)
 
     _embeddings(config, parts)
     parts.add("temporal_blocks", temporal)
@@ -345,14 +346,8 @@ def count_zamba2(config: Mapping[str, object], parts: PartList) -> None:
     (hidden x hidden) and runs one of num_mem_blocks shared transformer blocks (attention over the concatenated
     2 x hidden input, a gated MLP, two RMSNorms), each with LoRA-style adapters (adapter_rank) for the hybrid
     layers it serves: on the MLP always, on q/k/v with use_shared_attention_adapter."""
-    def kinds() -> list[str]:
-        value = config.get("layers_block_type", config.get("layer_types"))
-        if value is None:
-            raise FieldError("layers_block_type is not set")
-        return read_str_list({"layers_block_type": value}, "layers_block_type", layers(config))
-
     def hybrid() -> int:
-        return sum(1 for kind in kinds() if kind == "hybrid")
+        return _zamba_hybrid_layers(config, layers(config))
 
     def mixers() -> int:
         bias = read_bool(config, "add_bias_linear", False)
@@ -393,6 +388,13 @@ def count_zamba2(config: Mapping[str, object], parts: PartList) -> None:
     lm_head_part(config, parts, True)
 
 
+def _zamba_hybrid_layers(config: Mapping[str, object], total: int) -> int:
+    value = config.get("layers_block_type", config.get("layer_types"))
+    if value is None:
+        raise FieldError("layers_block_type is not set")
+    return kind_counts({"layers_block_type": value}, "layers_block_type", total).get("hybrid", 0)
+
+
 @dataclass(frozen=True)
 class CachedLayers:
     """The layers of a hybrid model that keep a growing KV cache, and the head size they cache (None: the
@@ -411,26 +413,16 @@ def cached_layers(config: Mapping[str, object], model_type: str | None) -> Cache
     elif model_type == "bamba":
         attending = _bamba_attention_layers(config)
     elif model_type == "granitemoehybrid":
-        kinds = read_str_list(config, "layer_types", total, lambda: ["linear_attention"] * total)
-        attending = sum(1 for kind in kinds if kind != "linear_attention")
-    elif model_type in ("qwen3_next", "qwen3_5_moe_text", "minimax"):
-        if model_type == "minimax":
-            kinds = read_str_list(config, "layer_types", total, lambda: [
-                "linear_attention" if i % 2 else "full_attention" for i in range(total)])
-        else:
-            interval = read_int(config, "full_attention_interval", default=4)
-            kinds = read_str_list(config, "layer_types", total, lambda: [
-                "full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(total)])
-        attending = sum(1 for kind in kinds if kind == "full_attention")
+        attending = _granite_attention_layers(config, total)
+    elif model_type in ("qwen3_next", "qwen3_5_moe_text"):
+        attending = _every_nth_full(config, total).get("full_attention", 0)
+    elif model_type == "minimax":
+        attending = kind_counts(config, "layer_types", total, lambda: {
+            "full_attention": (total + 1) // 2, "linear_attention": total // 2}).get("full_attention", 0)
     elif model_type == "recurrent_gemma":
-        attending = sum(1 for kind in _cycled(config, "block_types", ["recurrent", "recurrent", "attention"])
-                        if kind == "attention")
+        attending = _cycled_attention(config)
     elif model_type == "zamba2":
-        value = config.get("layers_block_type", config.get("layer_types"))
-        if value is None:
-            raise FieldError("layers_block_type is not set")
-        kinds = read_str_list({"layers_block_type": value}, "layers_block_type", total)
-        attending = sum(1 for kind in kinds if kind == "hybrid")
+        attending = _zamba_hybrid_layers(config, total)
         head = 2 * hidden_size(config) // read_int(config, "num_attention_heads")
         return CachedLayers(attending, head, f"only the {attending} hybrid layers' shared attention keeps a KV "
                                              "cache (over 2 x hidden_size); the Mamba-2 layers keep a fixed state")
