@@ -6,7 +6,8 @@ model type of ``registry/families/*.yaml`` this script takes a real published si
 ``tests/sizing/configs`` whose model_type matches, else the configuration class's own defaults, which
 transformers documents as a published checkpoint's), builds the model with transformers on the meta device
 (no memory, no weights, nothing downloaded), counts its unique parameters, and compares that with
-``count_parameters`` of the same config. The report is ``registry/upstream/sizing-reference.yaml``, written
+``count_parameters`` of the same config. Where a configuration class leaves unset a field its own model needs to
+build (``DEFAULT_FILLS``), the field is filled by the stated rule and the report's ``config`` line says so. The report is ``registry/upstream/sizing-reference.yaml``, written
 atomically and sorted (deterministic: no timings); ``tests/sizing/test_sizing_reference.py`` keeps the analytic
 count within 0.5% wherever the reference ran.
 
@@ -71,6 +72,45 @@ def fixture_configs() -> dict[str, tuple[str, dict[str, Any]]]:
     return found
 
 
+def _head_dim(config: Any) -> None:
+    config.head_dim = config.hidden_size // config.num_attention_heads
+
+
+def _kv_heads(config: Any) -> None:
+    config.num_key_value_heads = config.num_attention_heads
+
+
+def _esm_vocab(config: Any) -> None:
+    config.vocab_size = 33
+
+
+def _dbrx_rope(config: Any) -> None:
+    config.attn_config.rope_theta = 500000
+
+
+DEFAULT_FILLS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "hunyuan_v1_dense": (("head_dim = hidden_size // num_attention_heads", _head_dim),),
+    "hunyuan_v1_moe": (("head_dim = hidden_size // num_attention_heads", _head_dim),),
+    "nemotron": (("num_key_value_heads = num_attention_heads (multi-head attention)", _kv_heads),),
+    "esm": (("vocab_size = 33 (the ESM tokenizer's vocabulary, as facebook/esm-1b's config sets it)", _esm_vocab),),
+    "dbrx": (("attn_config.rope_theta = 500000 (no parameter depends on it)", _dbrx_rope),),
+}
+"""model_type -> fields its configuration class leaves unset although its modelling code needs them to build,
+each filled only when unset, with the rule written into the report's config line."""
+MODEL_CLASSES = {"qwen2_5_omni": "Qwen2_5OmniForConditionalGeneration"}
+"""model_type -> the class to build when no auto mapping of HEADS has it (transformers maps Qwen2.5-Omni's
+composite config to no auto class)."""
+
+
+def config_label(model_type: str, fixture: tuple[str, dict[str, Any]] | None) -> str:
+    if fixture:
+        return f"tests/sizing/configs/{fixture[0]}"
+    fills = DEFAULT_FILLS.get(model_type, ())
+    if fills:
+        return "transformers configuration defaults, where unset: " + "; ".join(rule for rule, _ in fills)
+    return "transformers configuration defaults"
+
+
 HEAD_MAPPINGS = {"AutoModelForSeq2SeqLM": "MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES",
                  "AutoModelForSpeechSeq2Seq": "MODEL_FOR_SPEECH_SEQ_2_SEQ_MAPPING_NAMES",
                  "AutoModelForCausalLM": "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES",
@@ -89,6 +129,14 @@ def _expected_class(model_type: str, heads: tuple[str, ...]) -> str | None:
     return None
 
 
+def _why(head: str, error: Exception) -> str:
+    """The head and its error, with the message's first line unless it is the auto class's list of configs."""
+    message = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""
+    if not message or message.startswith("Unrecognized configuration class"):
+        return f"{head}: {type(error).__name__}"
+    return f"{head}: {type(error).__name__} ({message})"
+
+
 def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any,
              previous: dict[str, Any] | None = None) -> None:
     """In a child process: build the model on the meta device and count; put the result on `queue`. With
@@ -102,6 +150,8 @@ def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any,
             config = transformers.AutoConfig.for_model(**fixture)
         else:
             config = transformers.AutoConfig.for_model(model_type)
+            for _, fill in DEFAULT_FILLS.get(model_type, ()):
+                fill(config)
         model = None
         used = None
         errors = []
@@ -129,9 +179,16 @@ def _measure(model_type: str, fixture: dict[str, Any] | None, queue: Any,
                 used = head
                 break
             except Exception as error:  # noqa: BLE001 - the next head is tried; the last error is reported
-                errors.append(f"{head}: {type(error).__name__}")
+                errors.append(_why(head, error))
+        if model is None and model_type in MODEL_CLASSES:
+            try:
+                with torch.device("meta"):
+                    model = getattr(transformers, MODEL_CLASSES[model_type])._from_config(config)
+                used = MODEL_CLASSES[model_type]
+            except Exception as error:  # noqa: BLE001 - reported as the reason below
+                errors.append(_why(MODEL_CLASSES[model_type], error))
         if model is None:
-            queue.put({"status": "reference-failed", "reason": "; ".join(errors)[:300]})
+            queue.put({"status": "reference-failed", "reason": "; ".join(errors)[:600]})
             return
         reference = sum(p.numel() for p in model.parameters())
         config_dict = config.to_dict()
@@ -159,9 +216,7 @@ def measure(model_type: str, fixture: dict[str, Any] | None, previous: dict[str,
 def compare(model_type: str, family: str, fixture: tuple[str, dict[str, Any]] | None,
             previous: dict[str, Any] | None = None) -> dict[str, Any]:
     measured = measure(model_type, fixture[1] if fixture else None, previous)
-    entry: dict[str, Any] = {"family": family,
-                             "config": f"tests/sizing/configs/{fixture[0]}" if fixture else
-                             "transformers configuration defaults"}
+    entry: dict[str, Any] = {"family": family, "config": config_label(model_type, fixture)}
     if measured["status"] != "measured":
         entry.update(status="reference-failed", reason=measured["reason"])
         return entry

@@ -8,9 +8,13 @@ tensor-parallel degrees. Standard library only; imports nothing else from neuron
 - `encoders`: Encoder-only models: BERT/RoBERTa, ViT, CLIP text and vision towers (post- or pre-LayerNorm, biased linears).
 - `fields`: Reading size fields out of a config dict: integers only (no booleans, strings or fractions), within bounds.
 - `kv_cache`: KV-cache bytes per token: standard/GQA/MQA attention, DeepSeek MLA latent cache, sliding windows noted.
+- `moe_layouts`: Mixture-of-experts decoders outside decoder.py's families (OLMoE, Granite-MoE, Phi-MoE, AFMoE, ERNIE 4.5 MoE, GLM-4 MoE, gpt-oss, Llama 4 text, MiniMax, MiniMax-M3 text, DeepSeek-V3.2, GLM-MoE-DSA, Qwen3-VL-MoE text), exact to transformers 5.25.0.
 - `models`: count_parameters: picks the counter for a config's model_type, recursing into nested text/vision configs.
+- `one_off_decoders`: Decoders with a layout of their own: MPT, DBRX, Gemma 3n text, HunYuan dense and MoE, Nemotron.
+- `protein_encoders`: ESM protein language models (EsmModel: encoder, pooler and contact head).
 - `seq2seq`: Encoder-decoder models: T5 (RMS-style LayerNorm without bias, relative position buckets) and BART (learned positions, biased linears). The decoder adds cross-attention.
 - `shapes`: Shapes shared by the model families: hidden size, layers, attention heads and head size.
+- `state_space`: State-space and linear-attention decoders: Mamba-2, Bamba, Falcon-H1, Granite-4, Jamba, Qwen3-Next, Qwen3.5-MoE text, RecurrentGemma, Zamba2.
 - `tensor_parallel`: Tensor-parallel degrees a model's attention heads allow: the strict set (query and KV heads both split evenly) and the set that also allows replicating KV heads. Each rule is one small named function.
 """
 

@@ -12,6 +12,7 @@ from neuron_compat.sizing.fields import MAX_EXACT, FieldError, as_int, has, read
 from neuron_compat.sizing.models import ATTENTION_FREE, ENCODERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS
 from neuron_compat.sizing.shapes import attention, layers
+from neuron_compat.sizing.state_space import cached_layers
 
 T5_LIKE = frozenset({"t5", "mt5", "umt5"})
 BART_LIKE = frozenset({*BART_VARIANTS, "whisper"})
@@ -68,10 +69,13 @@ def _kv_cache(config: Mapping[str, object], dtype: str) -> KvCacheBytes:
         shape = attention(config, kv_default)
         kv_heads = kv_default if kv_default and not has(config, "num_key_value_heads", "num_kv_heads") \
             else shape.kv_heads
-        total = 2 * layers(config) * kv_heads * shape.head_dim * width
+        hybrid = cached_layers(config, model_type)  # state-space / linear-attention hybrids
+        cached, head_dim = (layers(config), shape.head_dim) if hybrid is None else (
+            hybrid.layers, hybrid.head_dim or shape.head_dim)
+        total = 2 * cached * kv_heads * head_dim * width
     except FieldError as error:
         return KvCacheBytes(None, name, str(error))
-    return KvCacheBytes(_whole(total), name, None, _window_notes(config))
+    return KvCacheBytes(_whole(total), name, None, (*((hybrid.note,) if hybrid else ()), *_window_notes(config)))
 
 
 def _seq2seq(config: Mapping[str, object], model_type: str, name: str, width: Fraction) -> KvCacheBytes:

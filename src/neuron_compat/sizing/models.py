@@ -35,8 +35,12 @@ from neuron_compat.sizing.encoders import (
     count_vit,
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
+from neuron_compat.sizing.moe_layouts import MOE_COUNTERS
+from neuron_compat.sizing.one_off_decoders import ONE_OFF_COUNTERS
+from neuron_compat.sizing.protein_encoders import count_esm
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
+from neuron_compat.sizing.state_space import STATE_SPACE_COUNTERS
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
@@ -100,6 +104,10 @@ COUNTERS: dict[str, Counter] = {
     "umt5": partial(count_t5, bias_per_layer=True),
     **{name: partial(count_bart, model_type=name) for name in BART_VARIANTS},
     "whisper": count_whisper,
+    **MOE_COUNTERS,
+    **STATE_SPACE_COUNTERS,
+    **ONE_OFF_COUNTERS,
+    "esm": count_esm,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
@@ -128,6 +136,9 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
             parts.fail(key.removesuffix("_config"), f"{key} is missing or not an object")
             continue
         sub_type = read_str(sub, "model_type") or default_type
+        if key == "text_config" and isinstance(config.get("tie_word_embeddings"), bool):
+            # the LM head belongs to the outer model: transformers ties it per the outer config's flag
+            sub = {**sub, "tie_word_embeddings": config["tie_word_embeddings"]}
         prefix = key.removesuffix("_config") + "."
         sub_parts = PartList(prefix)
         if sub_type is None:
