@@ -44,27 +44,37 @@ async function text(url) {
   return response.text();
 }
 
+var bootMs = null;  // where the first answer's time went (scripts/benchmark.py prints it)
+
 async function boot(runtime, post) {
+  var begun = performance.now(), stages = {};
   var base = new URL(runtime.pyodide.url, runtime.url).href;
   Object.keys(runtime.pyodide.integrity).forEach(function (name) { hashes[new URL(name, base).href] = runtime.pyodide.integrity[name]; });
   Object.keys(runtime.files).forEach(function (name) { hashes[new URL(name, runtime.url).href] = runtime.files[name]; });
   var api = function (name) { return new URL(name, runtime.url).href; };  // beside runtime.json
 
   post("loading Python " + runtime.pyodide.version + " (about 6 MB, once; your browser keeps it)\u2026");
-  var loader = await importChecked(new URL("pyodide.mjs", base).href);
-  var asm = await importChecked(new URL("pyodide.asm.mjs", base).href);
-  var pyodide = await loader.loadPyodide({ indexURL: base, createPyodideModule: asm.default, packages: [] });
-  post("loading the check code and the registry\u2026");
-  var loaded = await Promise.all([
+  // The check code and the registry download while Python starts (nothing waits for nothing).
+  var data = Promise.all([
     self.fetch(api("python.zip")).then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.arrayBuffer(); }),
     text(api("registry.json")), text(api("configurations.json"))
   ]);
+  data.catch(function () {});  // its failure is reported where it is awaited
+  var loader = await importChecked(new URL("pyodide.mjs", base).href);
+  var asm = await importChecked(new URL("pyodide.asm.mjs", base).href);
+  var pyodide = await loader.loadPyodide({ indexURL: base, createPyodideModule: asm.default, packages: [] });
+  stages.python = performance.now() - begun;
+  post("loading the check code and the registry\u2026");
+  var loaded = await data;
+  stages.downloads_waited = performance.now() - begun - stages.python;
   pyodide.FS.mkdirTree("/neuron_compat_page");
   pyodide.FS.writeFile("/neuron_compat_page/python.zip", new Uint8Array(loaded[0]));
   pyodide.globals.set("nc_registry_text", loaded[1]);
   pyodide.globals.set("nc_configurations_text", loaded[2]);
   pyodide.globals.set("nc_api_url", api("."));
   pyodide.runPython(BOOT_PYTHON);
+  stages.imports_and_registry = performance.now() - begun - stages.python - stages.downloads_waited;
+  bootMs = stages;
   return pyodide;
 }
 
@@ -114,7 +124,9 @@ self.onmessage = async function (event) {
     } else {
       answer = pyodide.globals.get("nc_check")(message.text, JSON.stringify(message.options || {}), message.checkpoint || "");
     }
-    self.postMessage({ id: message.id, result: JSON.parse(answer), ms: performance.now() - started });
+    var result = JSON.parse(answer);
+    if (bootMs) { result.boot_ms = Object.assign({ answer: performance.now() - started }, bootMs); bootMs = null; }
+    self.postMessage({ id: message.id, result: result, ms: performance.now() - started });
   } catch (error) {
     self.postMessage({ id: message.id, failure: String(error && error.message || error).split("\n").slice(-2).join(" ") });
   }

@@ -171,6 +171,7 @@
         .then(function (answer) {
           if (answer.error) showError(result, answer.error, answer.exit_code, answer.meaning);
           else showAnswer(result, answer);
+          if (answer.boot_ms) container.setAttribute("data-boot-ms", JSON.stringify(answer.boot_ms));
         })
         .catch(function (error) { showError(result, error.message); });
     }
