@@ -37,6 +37,7 @@ from neuron_compat.sizing.encoders import (
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
+from neuron_compat.sizing.vision_towers import VISION_TOWER_COUNTERS
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
@@ -47,7 +48,7 @@ ENCODER_LAYOUT = "an encoder whose embeddings and layers differ from a pre-norm 
 GENERIC_MISFITS: dict[str, str] = {
     "albert": "factorised embeddings (embedding_size) and one layer shared by every layer",
     "bamba": HYBRID, "falcon_h1": HYBRID, "zamba2": HYBRID, "recurrent_gemma": HYBRID,
-    "beit": ENCODER_LAYOUT, "layoutlmv3": ENCODER_LAYOUT, "convbert": ENCODER_LAYOUT, "mobilebert": ENCODER_LAYOUT,
+    "layoutlmv3": ENCODER_LAYOUT, "convbert": ENCODER_LAYOUT, "mobilebert": ENCODER_LAYOUT,
     "modernbert": ENCODER_LAYOUT, "sew": ENCODER_LAYOUT, "sew-d": ENCODER_LAYOUT,
 }
 """Registry model types with no counter whose generic decoder count the meta-device reference contradicts
@@ -56,7 +57,8 @@ MAX_NESTING = 3
 GENERIC_FAMILY = Family(gated_mlp=False, tie_default=True)
 """The layout assumed for an unknown model_type (gated_mlp then follows its hidden_act)."""
 MULTIMODAL_DEFAULTS: dict[str, tuple[str, str]] = {"clip": ("clip_text_model", "clip_vision_model"),
-                                                   "siglip": ("siglip_text_model", "siglip_vision_model")}
+                                                   "siglip": ("siglip_text_model", "siglip_vision_model"),
+                                                   "siglip2": ("siglip2_text_model", "siglip2_vision_model")}
 """model_type -> the model_type its text_config and vision_config have when they name none."""
 
 
@@ -93,6 +95,7 @@ COUNTERS: dict[str, Counter] = {
     "dinov2": count_dinov2,
     "siglip_vision_model": count_siglip_vision,
     "siglip_text_model": count_siglip_text,
+    "siglip2_text_model": count_siglip_text,
     "clip_vision_model": count_clip_vision,
     "clip_text_model": count_clip_text,
     "t5": count_t5,
@@ -100,6 +103,7 @@ COUNTERS: dict[str, Counter] = {
     "umt5": partial(count_t5, bias_per_layer=True),
     **{name: partial(count_bart, model_type=name) for name in BART_VARIANTS},
     "whisper": count_whisper,
+    **VISION_TOWER_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
@@ -138,7 +142,7 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
     text, vision = sub_config(config, "text_config"), sub_config(config, "vision_config")
     if text is None or vision is None:
         return
-    if model_type == "siglip":
+    if model_type in ("siglip", "siglip2"):
         parts.add("projections", lambda: 2)  # logit_scale and logit_bias
     elif model_type == "gemma3":  # mm_input_projection_weight and mm_soft_emb_norm (an RMSNorm)
         parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(vision))
