@@ -17,6 +17,7 @@ from neuron_compat.sizing.classic import (
     count_opt,
     count_xglm,
 )
+from neuron_compat.sizing.convnets import CONVNET_COUNTERS
 from neuron_compat.sizing.counts import ParameterCount, Part, PartList
 from neuron_compat.sizing.decoder import FAMILIES, GATED_ACTIVATIONS, Family, count_decoder
 from neuron_compat.sizing.encoders import (
@@ -35,9 +36,11 @@ from neuron_compat.sizing.encoders import (
     count_vit,
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
+from neuron_compat.sizing.linear_attention import LINEAR_ATTENTION_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
 from neuron_compat.sizing.vision_towers import VISION_TOWER_COUNTERS
+from neuron_compat.sizing.vlm_towers import TOP_LEVEL_TIE, VLM_TOWER_COUNTERS
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
@@ -104,6 +107,9 @@ COUNTERS: dict[str, Counter] = {
     **{name: partial(count_bart, model_type=name) for name in BART_VARIANTS},
     "whisper": count_whisper,
     **VISION_TOWER_COUNTERS,
+    **VLM_TOWER_COUNTERS,
+    **CONVNET_COUNTERS,
+    **LINEAR_ATTENTION_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
@@ -131,6 +137,8 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
         if sub is None:
             parts.fail(key.removesuffix("_config"), f"{key} is missing or not an object")
             continue
+        if key == "text_config" and model_type in TOP_LEVEL_TIE:  # the outer config ties the output head
+            sub = {**sub, "tie_word_embeddings": config.get("tie_word_embeddings") is True}
         sub_type = read_str(sub, "model_type") or default_type
         prefix = key.removesuffix("_config") + "."
         sub_parts = PartList(prefix)
@@ -156,6 +164,8 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
         parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(text)
                   + hidden_size(text) * hidden_size(text) + hidden_size(text)
                   + (hidden_size(text) if model_type == "llava_next" else 0))
+    elif model_type in TOP_LEVEL_TIE:
+        pass  # the patch merger is part of the vision tower's count
     else:
         parts.fail("projector", f"the vision-to-text connector of model_type {model_type!r} is not modelled")
 

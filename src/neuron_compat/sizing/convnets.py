@@ -1,0 +1,193 @@
+"""Staged image backbones: ResNet, ConvNeXt (v1, v2, DINOv3), Swin (and Donut's Swin) and SegFormer. Each stage
+has its own width and depth (hidden_sizes / depths lists); counts follow transformers 5.25 for the bare model
+(BatchNorm and LayerNorm weights and biases counted, running statistics are buffers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+
+from neuron_compat.sizing.counts import PartList
+from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
+from neuron_compat.sizing.vision_towers import image_sides
+
+__all__ = ["CONVNET_COUNTERS"]
+
+
+def _stages(config: Mapping[str, object], *names: str, count: int | None = None) -> list[list[int]]:
+    """The per-stage lists `names`, all of one length (`count` when given), every entry positive."""
+    lists = [read_int_list(config, name) for name in names]
+    length = count if count is not None else len(lists[0])
+    for name, values in zip(names, lists, strict=True):
+        if not values:
+            raise FieldError(f"{name} is not set")
+        if len(values) < length:
+            raise FieldError(f"{name} has {len(values)} entries, fewer than the {length} stages")
+        if any(value < 1 for value in values[:length]):
+            raise FieldError(f"{name} has an entry below 1")
+    return [values[:length] for values in lists]
+
+
+def _number(config: Mapping[str, object], name: str, default: float) -> float:
+    value = config.get(name, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or value > 1e6:
+        raise FieldError(f"{name} is not a non-negative number")
+    return float(value)
+
+
+def _linear(fan_in: int, fan_out: int, bias: bool = True) -> int:
+    return fan_in * fan_out + (fan_out if bias else 0)
+
+
+def count_resnet(config: Mapping[str, object], parts: PartList) -> None:
+    """ResNet (ResNetModel): a 7x7 stem, then stages of basic (two 3x3) or bottleneck (1x1, 3x3, 1x1 at a quarter
+    width) layers, each convolution bias-free and followed by a BatchNorm; a 1x1 shortcut where the shape changes."""
+
+    def stem() -> int:
+        width = read_int(config, "embedding_size", default=64)
+        return read_int(config, "num_channels", default=3) * width * 49 + 2 * width
+
+    def layer(in_channels: int, out_channels: int, stride: int, bottleneck: bool) -> int:
+        shortcut = in_channels * out_channels + 2 * out_channels if in_channels != out_channels or stride != 1 else 0
+        if bottleneck:
+            inner = out_channels // 4
+            return shortcut + in_channels * inner + 2 * inner + 9 * inner * inner + 2 * inner \
+                + inner * out_channels + 2 * out_channels
+        return shortcut + 9 * in_channels * out_channels + 2 * out_channels + 9 * out_channels * out_channels \
+            + 2 * out_channels
+
+    def encoder() -> int:
+        kind = read_str(config, "layer_type") or "bottleneck"
+        if kind not in ("bottleneck", "basic"):
+            raise FieldError(f"layer_type {kind!r} is neither 'basic' nor 'bottleneck'")
+        widths, depths = _stages(config, "hidden_sizes", "depths")
+        total, previous = 0, read_int(config, "embedding_size", default=64)
+        for index, (width, depth) in enumerate(zip(widths, depths, strict=True)):
+            stride = 1 if index == 0 and not read_bool(config, "downsample_in_first_stage", False) else 2
+            total += layer(previous, width, stride, kind == "bottleneck")
+            total += (depth - 1) * layer(width, width, 1, kind == "bottleneck")
+            previous = width
+        return total
+
+    parts.add("stem", stem)
+    parts.add("encoder", encoder)
+    parts.notes.append("counted as the bare backbone (ResNetModel); classifier not counted")
+
+
+def count_convnext(config: Mapping[str, object], parts: PartList, version: str = "v1") -> None:
+    """ConvNeXt (v1 with LayerScale, v2 with GRN instead, DINOv3's with LayerScale and a fixed 4x4 stem): a
+    patchifying stem with LayerNorm, stages of depthwise 7x7 blocks with a 4x pointwise MLP, a LayerNorm and 2x2
+    convolution between stages and a final LayerNorm."""
+
+    def block(width: int) -> int:
+        total = 49 * width + width + 2 * width + _linear(width, 4 * width) + _linear(4 * width, width)
+        if version == "v2":
+            return total + 2 * 4 * width  # GRN gamma and beta
+        if version == "dinov3" or _number(config, "layer_scale_init_value", 1e-6) > 0:
+            return total + width
+        return total
+
+    def stages() -> list[list[int]]:
+        count = None if version == "dinov3" else read_int(config, "num_stages", default=4)
+        return _stages(config, "hidden_sizes", "depths", count=count)
+
+    def stem() -> int:
+        widths = stages()[0]
+        patch = 4 if version == "dinov3" else read_int(config, "patch_size", default=4)
+        return read_int(config, "num_channels", default=3) * widths[0] * patch * patch + widths[0] + 2 * widths[0]
+
+    def encoder() -> int:
+        widths, depths = stages()
+        total, previous = 0, widths[0]
+        for index, (width, depth) in enumerate(zip(widths, depths, strict=True)):
+            if index > 0:
+                total += 2 * previous + 4 * previous * width + width
+            total += depth * block(width)
+            previous = width
+        return total
+
+    parts.add("stem", stem)
+    parts.add("encoder", encoder)
+    parts.add("final_norm", lambda: 2 * stages()[0][-1])
+
+
+def count_swin(config: Mapping[str, object], parts: PartList, donut: bool = False) -> None:
+    """Swin (SwinModel; Donut's encoder when donut): patch Conv2d and LayerNorm, stages of window attention with a
+    relative position table per layer, patch merging (LayerNorm and a bias-free 4d -> 2d linear) between stages and,
+    for Swin, a final LayerNorm."""
+
+    def embed() -> int:
+        return read_int(config, "embed_dim")
+
+    def embeddings() -> int:
+        width = embed()
+        patch = read_int(config, "patch_size")
+        total = read_int(config, "num_channels", default=3) * width * patch * patch + width + 2 * width
+        if read_bool(config, "use_absolute_embeddings", False):
+            height, side = image_sides(config)
+            total += ((height // patch) * (side // patch) + (1 if donut else 0)) * width
+        return total
+
+    def encoder() -> int:
+        depths, heads = _stages(config, "depths", "num_heads")
+        window = read_int(config, "window_size")
+        ratio = _number(config, "mlp_ratio", 4.0)
+        bias = read_bool(config, "qkv_bias", True)
+        total = 0
+        for index, (depth, head_count) in enumerate(zip(depths, heads, strict=True)):
+            width = embed() * 2 ** index
+            exact_div(width, head_count, f"stage {index} width / num_heads")
+            inner = int(ratio * width)
+            layer = 3 * _linear(width, width, bias) + _linear(width, width) + (2 * window - 1) ** 2 * head_count \
+                + 2 * 2 * width + _linear(width, inner) + _linear(inner, width)
+            total += depth * layer
+            if index < len(depths) - 1:
+                total += 2 * 4 * width + 4 * width * 2 * width
+        return total
+
+    parts.add("embeddings", embeddings)
+    parts.add("encoder", encoder)
+    if not donut:
+        parts.add("final_norm", lambda: 2 * embed() * 2 ** (len(_stages(config, "depths")[0]) - 1))
+
+
+def count_segformer(config: Mapping[str, object], parts: PartList) -> None:
+    """SegFormer's Mix Transformer (SegformerModel): per stage an overlapping patch Conv2d with LayerNorm, layers of
+    efficient attention (a strided Conv2d and LayerNorm reduce the keys where sr_ratio > 1) and a Mix-FFN with a
+    depthwise 3x3 convolution, then a LayerNorm."""
+
+    def encoder() -> int:
+        blocks = read_int(config, "num_encoder_blocks", default=4)
+        widths, depths, heads, ratios, patches, reductions = _stages(
+            config, "hidden_sizes", "depths", "num_attention_heads", "mlp_ratios", "patch_sizes", "sr_ratios",
+            count=blocks)
+        total, previous = 0, read_int(config, "num_channels", default=3)
+        for width, depth, head_count, ratio, patch, reduction in zip(
+                widths, depths, heads, ratios, patches, reductions, strict=True):
+            exact_div(width, head_count, "hidden_sizes / num_attention_heads")
+            inner = width * ratio
+            total += previous * width * patch * patch + width + 2 * width
+            layer = 2 * 2 * width + 4 * _linear(width, width) + _linear(width, inner) + 9 * inner + inner \
+                + _linear(inner, width)
+            if reduction > 1:
+                layer += width * width * reduction * reduction + width + 2 * width
+            total += depth * layer + 2 * width
+            previous = width
+        return total
+
+    parts.add("encoder", encoder)
+    parts.notes.append("counted as the bare encoder (SegformerModel); decode head not counted")
+
+
+CONVNET_COUNTERS = {
+    "resnet": count_resnet,
+    "convnext": count_convnext,
+    "convnextv2": partial(count_convnext, version="v2"),
+    "dinov3_convnext": partial(count_convnext, version="dinov3"),
+    "swin": count_swin,
+    "donut-swin": partial(count_swin, donut=True),
+    "segformer": count_segformer,
+}
+"""model_type -> counter, for dispatch by sizing.models."""

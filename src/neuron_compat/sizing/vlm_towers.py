@@ -1,0 +1,164 @@
+"""Vision towers of vision-language models and the text decoders they name: the Qwen2-VL, Qwen2.5-VL and Qwen3-VL
+towers (Conv3d patches over frames, a patch merger into the text width) and GLM-4V's; their text model_types map
+onto the decoder families. Counts follow transformers 5.25's modelling code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+
+from neuron_compat.sizing.counts import PartList
+from neuron_compat.sizing.decoder import FAMILIES, Family, count_decoder
+from neuron_compat.sizing.fields import FieldError, exact_div, read_int, read_int_list
+
+__all__ = ["TOP_LEVEL_TIE", "VLM_TOWER_COUNTERS"]
+
+
+def _linear(fan_in: int, fan_out: int, bias: bool = True) -> int:
+    return fan_in * fan_out + (fan_out if bias else 0)
+
+
+def _frame_patch(config: Mapping[str, object], width: int, bias: bool) -> int:
+    """A Conv3d over temporal_patch_size frames of patch_size x patch_size pixels, in_channels in."""
+    pixels = read_int(config, "in_channels", default=3) * read_int(config, "temporal_patch_size", default=2) \
+        * read_int(config, "patch_size") ** 2
+    return pixels * width + (width if bias else 0)
+
+
+def _heads_divide(config: Mapping[str, object], width: int) -> None:
+    exact_div(width, read_int(config, "num_heads"), "hidden_size / num_heads")
+
+
+def count_qwen2_vl_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """Qwen2-VL's tower at embed_dim: bias-free Conv3d patches, LayerNorm blocks (fused biased qkv, plain MLP of
+    embed_dim x mlp_ratio) and a merger (LayerNorm, two biased linears) from spatial_merge_size^2 patches to
+    hidden_size (the text width)."""
+
+    def width() -> int:
+        return read_int(config, "embed_dim")
+
+    def block() -> int:
+        embed = width()
+        _heads_divide(config, embed)
+        ratio = config.get("mlp_ratio", 4)
+        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or ratio <= 0:
+            raise FieldError("mlp_ratio is not a positive number")
+        inner = int(embed * ratio)
+        return 2 * 2 * embed + _linear(embed, 3 * embed) + _linear(embed, embed) + _linear(embed, inner) \
+            + _linear(inner, embed)
+
+    def merger() -> int:
+        merged = width() * read_int(config, "spatial_merge_size", default=2) ** 2
+        return 2 * width() + _linear(merged, merged) + _linear(merged, read_int(config, "hidden_size"))
+
+    parts.add("patch_embedding", lambda: _frame_patch(config, width(), bias=False))
+    parts.add("blocks", lambda: read_int(config, "depth") * block())
+    parts.add("merger", merger)
+
+
+def count_qwen2_5_vl_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """Qwen2.5-VL's tower at hidden_size: bias-free Conv3d patches, RMSNorm blocks (fused biased qkv, biased gated
+    MLP of intermediate_size) and a merger (RMSNorm, two biased linears) to out_hidden_size."""
+
+    def width() -> int:
+        return read_int(config, "hidden_size")
+
+    def block() -> int:
+        hidden, inner = width(), read_int(config, "intermediate_size")
+        _heads_divide(config, hidden)
+        return 2 * hidden + _linear(hidden, 3 * hidden) + _linear(hidden, hidden) + 2 * _linear(hidden, inner) \
+            + _linear(inner, hidden)
+
+    def merger() -> int:
+        merged = width() * read_int(config, "spatial_merge_size", default=2) ** 2
+        return width() + _linear(merged, merged) + _linear(merged, read_int(config, "out_hidden_size"))
+
+    parts.add("patch_embedding", lambda: _frame_patch(config, width(), bias=False))
+    parts.add("blocks", lambda: read_int(config, "depth") * block())
+    parts.add("merger", merger)
+
+
+def count_qwen3_vl_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """Qwen3-VL's tower: biased Conv3d patches, a learned position table (num_position_embeddings), LayerNorm
+    blocks with a plain biased MLP, a merger (LayerNorm before the shuffle) and one DeepStack merger per
+    deepstack_visual_indexes entry (LayerNorm after the shuffle)."""
+
+    def width() -> int:
+        return read_int(config, "hidden_size")
+
+    def block() -> int:
+        hidden, inner = width(), read_int(config, "intermediate_size")
+        _heads_divide(config, hidden)
+        return 2 * 2 * hidden + _linear(hidden, 3 * hidden) + _linear(hidden, hidden) + _linear(hidden, inner) \
+            + _linear(inner, hidden)
+
+    def merger(post_shuffle: bool) -> int:
+        merged = width() * read_int(config, "spatial_merge_size", default=2) ** 2
+        return 2 * (merged if post_shuffle else width()) + _linear(merged, merged) \
+            + _linear(merged, read_int(config, "out_hidden_size"))
+
+    parts.add("patch_embedding", lambda: _frame_patch(config, width(), bias=True))
+    parts.add("position_embeddings", lambda: read_int(config, "num_position_embeddings") * width())
+    parts.add("blocks", lambda: read_int(config, "depth") * block())
+    parts.add("merger", lambda: merger(False)
+              + len(read_int_list(config, "deepstack_visual_indexes")) * merger(True))
+
+
+def count_glm4v_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """GLM-4V's tower: a learned position table ((image_size // patch_size)^2), biased Conv3d patches, RMSNorm
+    blocks (qkv biased when attention_bias, gated MLP to out_hidden_size), a post-conv RMSNorm, a downsampling
+    Conv2d to out_hidden_size, a final RMSNorm and a merger (linear, LayerNorm, gated MLP of intermediate_size)."""
+
+    def width() -> int:
+        return read_int(config, "hidden_size")
+
+    def out() -> int:
+        return read_int(config, "out_hidden_size")
+
+    def block() -> int:
+        hidden = width()
+        _heads_divide(config, hidden)
+        qkv_bias = config.get("attention_bias") is True
+        return 2 * hidden + _linear(hidden, 3 * hidden, qkv_bias) + hidden * hidden + 3 * hidden * out()
+
+    def positions() -> int:
+        side = read_int(config, "image_size") // read_int(config, "patch_size")
+        return side * side * width()
+
+    def downsample() -> int:
+        return width() * out() * read_int(config, "spatial_merge_size", default=2) ** 2 + out() + 2 * width()
+
+    parts.add("position_embeddings", positions)
+    parts.add("patch_embedding", lambda: _frame_patch(config, width(), bias=True))
+    parts.add("blocks", lambda: read_int(config, "depth") * block())
+    parts.add("downsample", downsample)
+    parts.add("merger", lambda: out() * out() + 2 * out() + 3 * out() * read_int(config, "intermediate_size"))
+
+
+def _text(family: Family, config: Mapping[str, object], parts: PartList) -> None:
+    count_decoder(config, "", family, parts)
+
+
+TEXT_FAMILIES: dict[str, Family] = {
+    "qwen2_vl_text": FAMILIES["qwen2"],
+    "qwen2_5_vl_text": FAMILIES["qwen2"],
+    "qwen3_vl_text": FAMILIES["qwen3"],
+    "glm4v_text": Family(norms_per_layer=4, qkv_bias_always=True),  # post-attention and post-MLP norms too
+}
+"""A VLM's text model_type -> the decoder family whose layout it has (checked against transformers 5.25)."""
+
+VLM_TOWER_COUNTERS = {
+    "qwen2_vl_vision": count_qwen2_vl_vision,
+    "qwen2_5_vl_vision": count_qwen2_5_vl_vision,
+    "qwen3_vl_vision": count_qwen3_vl_vision,
+    "qwen3_vl_moe_vision": count_qwen3_vl_vision,
+    "qwen3_5_vision": count_qwen3_vl_vision,  # no DeepStack mergers: deepstack_visual_indexes is not a field
+    "qwen3_5_moe_vision": count_qwen3_vl_vision,
+    "glm4v_vision": count_glm4v_vision,
+    **{name: partial(_text, family) for name, family in TEXT_FAMILIES.items()},
+}
+"""model_type -> counter, for dispatch by sizing.models."""
+
+TOP_LEVEL_TIE = frozenset({"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe", "glm4v"})
+"""VLM model_types whose towers sit inside the vision config (no separate projector) and whose output head is tied
+or not by the top-level tie_word_embeddings (transformers 5 ties by the outer config; absent means untied)."""
