@@ -40,7 +40,7 @@ from neuron_compat.sizing.linear_attention import LINEAR_ATTENTION_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
 from neuron_compat.sizing.vision_towers import VISION_TOWER_COUNTERS
-from neuron_compat.sizing.vlm_towers import TOP_LEVEL_TIE, VLM_TOWER_COUNTERS
+from neuron_compat.sizing.vlm_towers import PROJECTORS, TOP_LEVEL_TIE, VLM_TOWER_COUNTERS
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
@@ -164,8 +164,8 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
         parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(text)
                   + hidden_size(text) * hidden_size(text) + hidden_size(text)
                   + (hidden_size(text) if model_type == "llava_next" else 0))
-    elif model_type in TOP_LEVEL_TIE:
-        pass  # the patch merger is part of the vision tower's count
+    elif model_type in PROJECTORS:
+        parts.add("projector", lambda: PROJECTORS[model_type or ""](config, text, vision))
     else:
         parts.fail("projector", f"the vision-to-text connector of model_type {model_type!r} is not modelled")
 

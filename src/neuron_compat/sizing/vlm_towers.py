@@ -4,12 +4,14 @@ onto the decoder families. Counts follow transformers 5.25's modelling code."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.decoder import FAMILIES, Family, count_decoder
-from neuron_compat.sizing.fields import FieldError, exact_div, read_int, read_int_list
+from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
+from neuron_compat.sizing.shapes import hidden_size
+from neuron_compat.sizing.vision_towers import image_sides
 
 __all__ = ["TOP_LEVEL_TIE", "VLM_TOWER_COUNTERS"]
 
@@ -135,6 +137,104 @@ def count_glm4v_vision(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("merger", lambda: out() * out() + 2 * out() + 3 * out() * read_int(config, "intermediate_size"))
 
 
+def _patch_sides(config: Mapping[str, object]) -> tuple[int, int]:
+    value = config.get("patch_size")
+    if isinstance(value, list):
+        sides = [read_int({"patch_size": side}, "patch_size") for side in value]
+        if len(sides) != 2:
+            raise FieldError("patch_size is a list, not two integers")
+        return sides[0], sides[1]
+    side = read_int(config, "patch_size")
+    return side, side
+
+
+def count_internvl_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """InternVL's InternViT: BEiT-like embeddings (class token, optional mask token and absolute positions), q/k/v
+    biased when attention_bias, optional q/k RMSNorms over the width, LayerNorm or RMSNorm (norm_type), LayerScale on
+    both branches; a final LayerNorm unless use_mean_pooling."""
+
+    def width() -> int:
+        return read_int(config, "hidden_size")
+
+    def embeddings() -> int:
+        hidden = width()
+        height, side = image_sides(config)
+        patch_h, patch_w = _patch_sides(config)
+        total = read_int(config, "num_channels", default=3) * patch_h * patch_w * hidden + hidden + hidden
+        total += hidden if read_bool(config, "use_mask_token", False) else 0
+        if read_bool(config, "use_absolute_position_embeddings", True):
+            total += ((height // patch_h) * (side // patch_w) + 1) * hidden
+        return total
+
+    def layer() -> int:
+        hidden, inner = width(), read_int(config, "intermediate_size")
+        exact_div(hidden, read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+        norm = read_str(config, "norm_type") or "layer_norm"
+        if norm not in ("layer_norm", "rms_norm"):
+            raise FieldError(f"norm_type {norm!r} is neither layer_norm nor rms_norm")
+        per_norm = 2 * hidden if norm == "layer_norm" else hidden
+        return 3 * _linear(hidden, hidden, read_bool(config, "attention_bias", False)) + _linear(hidden, hidden) \
+            + (2 * hidden if read_bool(config, "use_qk_norm", False) else 0) + 2 * per_norm \
+            + _linear(hidden, inner) + _linear(inner, hidden) + 2 * hidden
+
+    parts.add("embeddings", embeddings)
+    parts.add("encoder", lambda: read_int(config, "num_hidden_layers") * layer())
+    parts.add("final_norm", lambda: 0 if read_bool(config, "use_mean_pooling", True) else 2 * width())
+
+
+def _feature_layers(config: Mapping[str, object]) -> int:
+    value = config.get("vision_feature_layer", -1)
+    return len(value) if isinstance(value, list) and value else 1
+
+
+def _llava_onevision_projector(config: Mapping[str, object], text: Mapping[str, object],
+                               vision: Mapping[str, object]) -> int:
+    """Two linears (biased when multimodal_projector_bias) from the vision width, and image_newline."""
+    bias = read_bool(config, "multimodal_projector_bias", True)
+    text_width = hidden_size(text)
+    return _linear(hidden_size(vision) * _feature_layers(config), text_width, bias) \
+        + _linear(text_width, text_width, bias) + text_width
+
+
+def _mistral3_projector(config: Mapping[str, object], text: Mapping[str, object],
+                        vision: Mapping[str, object]) -> int:
+    """An RMSNorm, a bias-free patch merger (spatial_merge_size^2 patches to one) and two linears."""
+    bias = read_bool(config, "multimodal_projector_bias", False)
+    vision_width, text_width = hidden_size(vision), hidden_size(text)
+    merge = read_int(config, "spatial_merge_size", default=2)
+    return vision_width + vision_width * merge * merge * vision_width \
+        + _linear(vision_width * _feature_layers(config), text_width, bias) + _linear(text_width, text_width, bias)
+
+
+def _internvl_projector(config: Mapping[str, object], text: Mapping[str, object],
+                        vision: Mapping[str, object]) -> int:
+    """A LayerNorm and two biased linears from the pixel-shuffled vision width (x int(1 / downsample_ratio)^2)."""
+    ratio = config.get("downsample_ratio", 0.5)
+    if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 < ratio <= 1:
+        raise FieldError("downsample_ratio is not a number in (0, 1]")
+    shuffled = hidden_size(vision) * int(1 / ratio) ** 2
+    return 2 * shuffled + _linear(shuffled, hidden_size(text)) + _linear(hidden_size(text), hidden_size(text))
+
+
+def _in_tower(config: Mapping[str, object], text: Mapping[str, object], vision: Mapping[str, object]) -> int:
+    return 0  # the patch merger is counted with the vision tower
+
+
+Projector = Callable[[Mapping[str, object], Mapping[str, object], Mapping[str, object]], int]
+PROJECTORS: dict[str, Projector] = {
+    **dict.fromkeys(("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe", "glm4v"),
+                    _in_tower),
+    "llava_onevision": _llava_onevision_projector,
+    "mistral3": _mistral3_projector,
+    "internvl": _internvl_projector,
+}
+"""VLM model_type -> its vision-to-text connector's count from (config, text_config, vision_config)."""
+
+TOP_LEVEL_TIE = frozenset(PROJECTORS)
+"""The VLM model_types above, whose output head is tied or not by the top-level tie_word_embeddings (transformers 5
+ties by the outer config; absent means untied)."""
+
+
 def _text(family: Family, config: Mapping[str, object], parts: PartList) -> None:
     count_decoder(config, "", family, parts)
 
@@ -155,10 +255,7 @@ VLM_TOWER_COUNTERS = {
     "qwen3_5_vision": count_qwen3_vl_vision,  # no DeepStack mergers: deepstack_visual_indexes is not a field
     "qwen3_5_moe_vision": count_qwen3_vl_vision,
     "glm4v_vision": count_glm4v_vision,
+    "internvl_vision": count_internvl_vision,
     **{name: partial(_text, family) for name, family in TEXT_FAMILIES.items()},
 }
 """model_type -> counter, for dispatch by sizing.models."""
-
-TOP_LEVEL_TIE = frozenset({"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe", "glm4v"})
-"""VLM model_types whose towers sit inside the vision config (no separate projector) and whose output head is tied
-or not by the top-level tie_word_embeddings (transformers 5 ties by the outer config; absent means untied)."""
