@@ -39,6 +39,7 @@ from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
 from neuron_compat.sizing.linear_attention import LINEAR_ATTENTION_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
+from neuron_compat.sizing.text_encoders import TEXT_ENCODER_COUNTERS
 from neuron_compat.sizing.vision_towers import VISION_TOWER_COUNTERS
 from neuron_compat.sizing.vlm_towers import PROJECTORS, TOP_LEVEL_TIE, VLM_TOWER_COUNTERS
 
@@ -51,7 +52,7 @@ ENCODER_LAYOUT = "an encoder whose embeddings and layers differ from a pre-norm 
 GENERIC_MISFITS: dict[str, str] = {
     "albert": "factorised embeddings (embedding_size) and one layer shared by every layer",
     "bamba": HYBRID, "falcon_h1": HYBRID, "zamba2": HYBRID, "recurrent_gemma": HYBRID,
-    "layoutlmv3": ENCODER_LAYOUT, "convbert": ENCODER_LAYOUT, "mobilebert": ENCODER_LAYOUT,
+    "beit": ENCODER_LAYOUT, "layoutlmv3": ENCODER_LAYOUT, "convbert": ENCODER_LAYOUT, "mobilebert": ENCODER_LAYOUT,
     "modernbert": ENCODER_LAYOUT, "sew": ENCODER_LAYOUT, "sew-d": ENCODER_LAYOUT,
 }
 """Registry model types with no counter whose generic decoder count the meta-device reference contradicts
@@ -110,6 +111,7 @@ COUNTERS: dict[str, Counter] = {
     **VLM_TOWER_COUNTERS,
     **CONVNET_COUNTERS,
     **LINEAR_ATTENTION_COUNTERS,
+    **TEXT_ENCODER_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 

@@ -1,0 +1,144 @@
+"""Text encoders whose layout differs from BERT's: ALBERT (factorised embeddings, shared layers), XLM and FlauBERT,
+ModernBERT (fused projections, RoPE, optional biases), LayoutLMv3 (2D layout positions and image patches),
+ConvBERT and MobileBERT. Counts follow transformers 5.25 for the bare model."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from neuron_compat.sizing.counts import PartList
+from neuron_compat.sizing.encoders import _encoder_layers
+from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int
+from neuron_compat.sizing.shapes import hidden_size, layers
+
+__all__ = ["TEXT_ENCODER_COUNTERS"]
+
+
+def _linear(fan_in: int, fan_out: int, bias: bool = True) -> int:
+    return fan_in * fan_out + (fan_out if bias else 0)
+
+
+def _bert_layer(hidden: int, inner: int) -> int:
+    """Biased q, k, v, output, LayerNorm, up, down, LayerNorm."""
+    return 4 * _linear(hidden, hidden) + 2 * hidden + _linear(hidden, inner) + _linear(inner, hidden) + 2 * hidden
+
+
+def count_albert(config: Mapping[str, object], parts: PartList) -> None:
+    """ALBERT (AlbertModel): embeddings at embedding_size, a linear up to hidden_size, num_hidden_groups groups of
+    inner_group_num layers shared across num_hidden_layers, and a pooler."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def width() -> int:
+        return read_int(config, "embedding_size", default=128)
+
+    parts.add("embeddings", lambda: (read_int(config, "vocab_size") + read_int(config, "max_position_embeddings")
+                                     + read_int(config, "type_vocab_size", minimum=0, default=2)) * width()
+              + 2 * width() + _linear(width(), hidden()))
+    def groups() -> int:
+        exact_div(hidden(), read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+        return read_int(config, "num_hidden_groups", default=1) * read_int(config, "inner_group_num", default=1)
+
+    parts.add("encoder", lambda: groups() * _bert_layer(hidden(), read_int(config, "intermediate_size")))
+    parts.add("pooler", lambda: _linear(hidden(), hidden()))
+    parts.notes.append("ALBERT shares its layer groups across layers: counted once each")
+
+
+def count_xlm(config: Mapping[str, object], parts: PartList) -> None:
+    """XLM and FlauBERT (XLMModel/FlaubertModel, encoders): position, language (n_langs > 1 and use_lang_emb) and
+    word embeddings at emb_dim, a LayerNorm, and post-norm layers with a 4 x emb_dim MLP."""
+
+    def dim() -> int:
+        return read_int(config, "emb_dim")
+
+    def layer() -> int:
+        width = dim()
+        exact_div(width, read_int(config, "n_heads"), "emb_dim / n_heads")
+        return 4 * _linear(width, width) + 2 * width + _linear(width, 4 * width) + _linear(4 * width, width) \
+            + 2 * width
+
+    if not read_bool(config, "is_encoder", True):
+        parts.fail("model", "is_encoder is false: transformers builds XLM/FlauBERT only as an encoder")
+        return
+
+    def languages() -> int:
+        count = read_int(config, "n_langs", default=1)
+        return count if count > 1 and read_bool(config, "use_lang_emb", True) else 0
+
+    parts.add("embeddings", lambda: (read_int(config, "max_position_embeddings") + languages()
+                                     + read_int(config, "vocab_size", "n_words")) * dim() + 2 * dim())
+    parts.add("encoder", lambda: read_int(config, "n_layers") * layer())
+
+
+def count_modernbert(config: Mapping[str, object], parts: PartList) -> None:
+    """ModernBERT (ModernBertModel): token embeddings and a LayerNorm, layers of fused Wqkv and Wo (biased when
+    attention_bias), a gated Wi (2 x intermediate) and Wo (biased when mlp_bias), pre-norms (none before the first
+    layer's attention; biased when norm_bias), a final LayerNorm; RoPE, no position table."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def norm() -> int:
+        return hidden() * (2 if read_bool(config, "norm_bias", False) else 1)
+
+    def encoder() -> int:
+        h, inner = hidden(), read_int(config, "intermediate_size")
+        exact_div(h, read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+        attention_bias, mlp_bias = read_bool(config, "attention_bias", False), read_bool(config, "mlp_bias", False)
+        layer = _linear(h, 3 * h, attention_bias) + _linear(h, h, attention_bias) + _linear(h, 2 * inner, mlp_bias) \
+            + _linear(inner, h, mlp_bias) + 2 * norm()
+        return layers(config) * layer - norm()
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden() + norm())
+    parts.add("encoder", encoder)
+    parts.add("final_norm", norm)
+
+
+def count_layoutlmv3(config: Mapping[str, object], parts: PartList) -> None:
+    """LayoutLMv3 (LayoutLMv3Model): text embeddings with 1D and 2D layout positions (text_embed), image patches
+    with class token, position table and two LayerNorms (visual_embed), BERT layers, and the relative 1D/2D
+    attention-bias tables when configured."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def text() -> int:
+        if not read_bool(config, "text_embed", True):
+            return 0
+        positions_2d = read_int(config, "max_2d_position_embeddings")
+        return (read_int(config, "vocab_size") + read_int(config, "type_vocab_size", minimum=0, default=1)
+                + read_int(config, "max_position_embeddings")) * hidden() + 2 * hidden() \
+            + 2 * positions_2d * read_int(config, "coordinate_size") + 2 * positions_2d * read_int(config, "shape_size")
+
+    def visual() -> int:
+        if not read_bool(config, "visual_embed", True):
+            return 0
+        patch, size = read_int(config, "patch_size"), read_int(config, "input_size")
+        if patch > size:
+            raise FieldError(f"patch_size ({patch}) is larger than input_size ({size})")
+        side = size // patch
+        return read_int(config, "num_channels", default=3) * patch * patch * hidden() + hidden() + hidden() \
+            + (side * side + 1) * hidden() + 2 * 2 * hidden()
+
+    def biases() -> int:
+        heads = read_int(config, "num_attention_heads")
+        total = read_int(config, "rel_pos_bins") * heads if read_bool(config, "has_relative_attention_bias", True) \
+            else 0
+        if read_bool(config, "has_spatial_attention_bias", True):
+            total += 2 * read_int(config, "rel_2d_pos_bins") * heads
+        return total
+
+    parts.add("text_embeddings", text)
+    parts.add("visual_embeddings", visual)
+    parts.add("encoder", lambda: _encoder_layers(config) + biases())
+
+
+TEXT_ENCODER_COUNTERS = {
+    "albert": count_albert,
+    "xlm": count_xlm,
+    "flaubert": count_xlm,
+    "modernbert": count_modernbert,
+    "layoutlmv3": count_layoutlmv3,
+}
+"""model_type -> counter, for dispatch by sizing.models."""
