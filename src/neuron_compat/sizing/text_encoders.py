@@ -134,11 +134,95 @@ def count_layoutlmv3(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("encoder", lambda: _encoder_layers(config) + biases())
 
 
+def _grouped(fan_in: int, fan_out: int, groups: int) -> int:
+    """ConvBERT's grouped linear (a plain biased linear when groups is 1)."""
+    if groups == 1:
+        return _linear(fan_in, fan_out)
+    return groups * exact_div(fan_in, groups, "width / num_groups") * exact_div(fan_out, groups, "width / num_groups") \
+        + fan_out
+
+
+def count_convbert(config: Mapping[str, object], parts: PartList) -> None:
+    """ConvBERT (ConvBertModel): embeddings at embedding_size (projected when it differs), layers of mixed attention
+    (num_attention_heads // head_ratio self-attention heads of half size beside span-based dynamic convolution:
+    a separable Conv1d key, a kernel generator and a convolution output projection), grouped feed-forward."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def width() -> int:
+        return read_int(config, "embedding_size", default=hidden())
+
+    def layer() -> int:
+        h, kernel = hidden(), read_int(config, "conv_kernel_size", default=9)
+        heads = max(read_int(config, "num_attention_heads") // read_int(config, "head_ratio", default=2), 1)
+        mixed = heads * (exact_div(h, heads, "hidden_size / attention heads after head_ratio") // 2)
+        groups = read_int(config, "num_groups", default=1)
+        inner = read_int(config, "intermediate_size")
+        attention = 3 * _linear(h, mixed) + h * kernel + h * mixed + mixed + _linear(mixed, heads * kernel) \
+            + _linear(h, mixed) + _linear(h, h) + 2 * h
+        return attention + _grouped(h, inner, groups) + _grouped(inner, h, groups) + 2 * h
+
+    if read_bool(config, "add_cross_attention", False):
+        parts.fail("model", "add_cross_attention: ConvBERT as a decoder with cross-attention is not modelled")
+        return
+    parts.add("embeddings", lambda: (read_int(config, "vocab_size") + read_int(config, "max_position_embeddings")
+                                     + read_int(config, "type_vocab_size", minimum=0, default=2)) * width()
+              + 2 * width() + (0 if width() == hidden() else _linear(width(), hidden())))
+    parts.add("encoder", lambda: layers(config) * layer())
+
+
+def count_mobilebert(config: Mapping[str, object], parts: PartList) -> None:
+    """MobileBERT (MobileBertModel): narrow embeddings (trigram input when trigram_input) projected to hidden_size,
+    layers working at intra_bottleneck_size with input (and shared key/query) bottlenecks, num_feedforward_networks
+    stacked feed-forwards, LayerNorm or NoNorm (both a weight and a bias), and a pooler when
+    classifier_activation."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def bottleneck() -> bool:
+        return read_bool(config, "use_bottleneck", True)
+
+    def inner_width() -> int:
+        return read_int(config, "intra_bottleneck_size", default=128) if bottleneck() else hidden()
+
+    def embeddings() -> int:
+        h, width = hidden(), read_int(config, "embedding_size", default=128)
+        trigram = 3 if read_bool(config, "trigram_input", True) else 1
+        return read_int(config, "vocab_size") * width + read_int(config, "max_position_embeddings") * h \
+            + read_int(config, "type_vocab_size", minimum=0, default=2) * h + _linear(trigram * width, h) + 2 * h
+
+    def layer() -> int:
+        h, t, inner = hidden(), inner_width(), read_int(config, "intermediate_size")
+        exact_div(t, read_int(config, "num_attention_heads"), "true hidden size / num_attention_heads")
+        value_in = t if read_bool(config, "use_bottleneck_attention", False) else h
+        total = 2 * _linear(t, t) + _linear(value_in, t) + _linear(t, t) + 2 * t
+        total += _linear(t, inner) + _linear(inner, t) + 2 * t
+        if bottleneck():
+            total += _linear(t, h) + 2 * h + _linear(h, t) + 2 * t
+            if read_bool(config, "key_query_shared_bottleneck", True):
+                total += _linear(h, t) + 2 * t
+        networks = read_int(config, "num_feedforward_networks", default=4)
+        return total + (networks - 1) * (_linear(t, inner) + _linear(inner, t) + 2 * t)
+
+    norm = config.get("normalization_type", "no_norm")
+    if norm not in ("no_norm", "layer_norm"):
+        parts.fail("model", "normalization_type is neither no_norm nor layer_norm")
+        return
+    parts.add("embeddings", embeddings)
+    parts.add("encoder", lambda: layers(config) * layer())
+    parts.add("pooler", lambda: _linear(hidden(), hidden()) if read_bool(config, "classifier_activation", True)
+              else 0)
+
+
 TEXT_ENCODER_COUNTERS = {
     "albert": count_albert,
     "xlm": count_xlm,
     "flaubert": count_xlm,
     "modernbert": count_modernbert,
     "layoutlmv3": count_layoutlmv3,
+    "convbert": count_convbert,
+    "mobilebert": count_mobilebert,
 }
 """model_type -> counter, for dispatch by sizing.models."""
