@@ -39,6 +39,7 @@ from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
 from neuron_compat.sizing.linear_attention import LINEAR_ATTENTION_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
+from neuron_compat.sizing.speech import SPEECH_COUNTERS
 from neuron_compat.sizing.text_encoders import TEXT_ENCODER_COUNTERS
 from neuron_compat.sizing.vision_towers import VISION_TOWER_COUNTERS
 from neuron_compat.sizing.vlm_towers import PROJECTORS, TOP_LEVEL_TIE, VLM_TOWER_COUNTERS
@@ -112,6 +113,7 @@ COUNTERS: dict[str, Counter] = {
     **CONVNET_COUNTERS,
     **LINEAR_ATTENTION_COUNTERS,
     **TEXT_ENCODER_COUNTERS,
+    **SPEECH_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 

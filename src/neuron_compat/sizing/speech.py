@@ -1,0 +1,149 @@
+"""Speech encoders beyond wav2vec 2.0's layout: SEW (squeezed sequence, upsampling), the wav2vec 2.0 Conformer and
+Wav2Vec2-BERT (Conformer blocks: two half-step feed-forwards, self-attention with relative positions, a
+convolution module). Counts follow transformers 5.25 for the bare model (no CTC, quantizer or adapter)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from neuron_compat.sizing.counts import PartList
+from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
+from neuron_compat.sizing.shapes import hidden_size, layers
+
+__all__ = ["SPEECH_COUNTERS"]
+
+
+def _linear(fan_in: int, fan_out: int, bias: bool = True) -> int:
+    return fan_in * fan_out + (fan_out if bias else 0)
+
+
+def _number(config: Mapping[str, object], name: str, default: float) -> float:
+    value = config.get(name, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise FieldError(f"{name} is not a number")
+    return float(value)
+
+
+def _masked_spec_embed(config: Mapping[str, object]) -> int:
+    """The masking vector exists when time or feature masking is configured (mask_time_prob or mask_feature_prob)."""
+    masking = _number(config, "mask_time_prob", 0.05) > 0 or _number(config, "mask_feature_prob", 0.0) > 0
+    return hidden_size(config) if masking else 0
+
+
+def _conv_dims(config: Mapping[str, object]) -> list[int]:
+    return read_int_list(config, "conv_dim") or [512] * 7
+
+
+def feature_encoder(config: Mapping[str, object]) -> int:
+    """The convolutional feature encoder over raw audio: Conv1d layers (biased when conv_bias), GroupNorm on the
+    first (feat_extract_norm 'group') or a LayerNorm on each ('layer')."""
+    dims, kernels = _conv_dims(config), read_int_list(config, "conv_kernel") or [10, 3, 3, 3, 3, 2, 2]
+    if len(dims) != len(kernels):
+        raise FieldError(f"conv_dim has {len(dims)} entries and conv_kernel {len(kernels)}")
+    bias = read_bool(config, "conv_bias", False)
+    total, previous = 0, 1
+    for width, kernel in zip(dims, kernels, strict=True):
+        total += previous * width * kernel + (width if bias else 0)
+        previous = width
+    norm = read_str(config, "feat_extract_norm") or "group"
+    if norm not in ("group", "layer"):
+        raise FieldError(f"feat_extract_norm {norm!r} is neither 'group' nor 'layer'")
+    return total + (2 * dims[0] if norm == "group" else 2 * sum(dims))
+
+
+def _conv_positions(config: Mapping[str, object]) -> int:
+    """The weight-normed grouped Conv1d position embedding: weight_v, weight_g (one per kernel tap) and a bias."""
+    hidden = hidden_size(config)
+    kernel = read_int(config, "num_conv_pos_embeddings")
+    per_group = exact_div(hidden, read_int(config, "num_conv_pos_embedding_groups"),
+                          "hidden_size / num_conv_pos_embedding_groups")
+    return hidden * per_group * kernel + kernel + hidden
+
+
+def _post_norm_layer(config: Mapping[str, object]) -> int:
+    hidden, inner = hidden_size(config), read_int(config, "intermediate_size")
+    exact_div(hidden, read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+    return 4 * _linear(hidden, hidden) + 2 * hidden + _linear(hidden, inner) + _linear(inner, hidden) + 2 * hidden
+
+
+def count_sew(config: Mapping[str, object], parts: PartList) -> None:
+    """SEW (SEWModel): the feature encoder, a LayerNorm and (when conv_dim[-1] differs from hidden_size) a projection,
+    a strided (squeeze_factor) convolutional position embedding, a LayerNorm, post-norm layers and an upsampling
+    linear back to the frame rate."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def projection() -> int:
+        last = _conv_dims(config)[-1]
+        return 2 * last + (0 if last == hidden() else _linear(last, hidden()))
+
+    parts.add("feature_encoder", lambda: feature_encoder(config))
+    parts.add("feature_projection", projection)
+    parts.add("encoder", lambda: _conv_positions(config) + 2 * hidden() + layers(config) * _post_norm_layer(config)
+              + _linear(hidden(), hidden() * read_int(config, "squeeze_factor", default=2)))
+    parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
+
+
+def _conformer_layer(config: Mapping[str, object]) -> int:
+    """Two feed-forwards with their LayerNorms, self-attention (+ relative-position terms), the convolution module
+    (LayerNorm, bias-free pointwise -> GLU -> depthwise, BatchNorm or LayerNorm, bias-free pointwise) and a final
+    LayerNorm."""
+    hidden, inner = hidden_size(config), read_int(config, "intermediate_size")
+    heads = read_int(config, "num_attention_heads")
+    head_size = exact_div(hidden, heads, "hidden_size / num_attention_heads")
+    kernel = read_int(config, "conv_depthwise_kernel_size", default=31)
+    feed_forward = 2 * hidden + _linear(hidden, inner) + _linear(inner, hidden)
+    attention = 2 * hidden + 4 * _linear(hidden, hidden)
+    kind = read_str(config, "position_embeddings_type")
+    if kind == "relative":
+        attention += hidden * hidden + 2 * heads * head_size  # linear_pos, pos_bias_u, pos_bias_v
+    elif kind == "relative_key":
+        attention += (read_int(config, "left_max_position_embeddings", default=64)
+                      + read_int(config, "right_max_position_embeddings", default=8) + 1) * head_size
+    elif kind not in (None, "rotary"):
+        raise FieldError(f"position_embeddings_type {kind!r} is not one transformers builds")
+    # BatchNorm (Conformer) or LayerNorm (Wav2Vec2-BERT) after the depthwise convolution: a weight and a bias either way
+    convolution = 2 * hidden + hidden * 2 * hidden + hidden * kernel + 2 * hidden + hidden * hidden
+    return 2 * feed_forward + attention + convolution + 2 * hidden
+
+
+def count_wav2vec2_conformer(config: Mapping[str, object], parts: PartList) -> None:
+    """wav2vec 2.0 Conformer (Wav2Vec2ConformerModel): the feature encoder and projection, the convolutional
+    position embedding, a LayerNorm and Conformer layers."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    if read_bool(config, "add_adapter", False):
+        parts.fail("model", "add_adapter: the output adapter is not modelled")
+        return
+    parts.add("feature_encoder", lambda: feature_encoder(config))
+    parts.add("feature_projection", lambda: 2 * _conv_dims(config)[-1] + _linear(_conv_dims(config)[-1], hidden()))
+    parts.add("encoder", lambda: _conv_positions(config) + 2 * hidden()
+              + layers(config) * _conformer_layer(config))
+    parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
+
+
+def count_wav2vec2_bert(config: Mapping[str, object], parts: PartList) -> None:
+    """Wav2Vec2-BERT (Wav2Vec2BertModel): a LayerNorm and projection from filter-bank features
+    (feature_projection_input_dim), then Conformer layers; no convolutional feature encoder or position
+    convolution."""
+
+    if read_bool(config, "add_adapter", False) or read_bool(config, "use_intermediate_ffn_before_adapter", False):
+        parts.fail("model", "add_adapter / use_intermediate_ffn_before_adapter: the adapter is not modelled")
+        return
+    parts.add("feature_projection", lambda: 2 * read_int(config, "feature_projection_input_dim")
+              + _linear(read_int(config, "feature_projection_input_dim"), hidden_size(config)))
+    parts.add("encoder", lambda: layers(config) * _conformer_layer(config))
+    parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
+
+
+SPEECH_COUNTERS = {
+    "sew": count_sew,
+    "wav2vec2-conformer": count_wav2vec2_conformer,
+    "wav2vec2-bert": count_wav2vec2_bert,
+}
+"""model_type -> counter, for dispatch by sizing.models."""
