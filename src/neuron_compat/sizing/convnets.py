@@ -4,6 +4,8 @@ has its own width and depth (hidden_sizes / depths lists); counts follow transfo
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping
 from functools import partial
 
@@ -181,6 +183,94 @@ def count_segformer(config: Mapping[str, object], parts: PartList) -> None:
     parts.notes.append("counted as the bare encoder (SegformerModel); decode head not counted")
 
 
+def _make_divisible(value: float, divisor: int, minimum: int | None = None) -> int:
+    """transformers' rounding of a channel count to a multiple of `divisor` (never below 90% of the value)."""
+    floor = divisor if minimum is None else minimum
+    rounded = max(floor, int(value + divisor / 2) // divisor * divisor)
+    return int(rounded + divisor if rounded < 0.9 * value else rounded)
+
+
+def _conv_bn(in_channels: int, out_channels: int, kernel: int, groups: int = 1) -> int:
+    """A bias-free Conv2d followed by a BatchNorm."""
+    return in_channels // groups * out_channels * kernel * kernel + 2 * out_channels
+
+
+MOBILENET_V2_CHANNELS = (16, 24, 24, 32, 32, 32, 64, 64, 64, 64, 96, 96, 96, 160, 160, 160, 320)
+"""The 17 channel counts MobileNetV2Model builds its 16 inverted residuals from, before the depth multiplier."""
+
+
+def count_mobilenet_v2(config: Mapping[str, object], parts: PartList) -> None:
+    """MobileNetV2 (MobileNetV2Model): a stem (3x3 conv, optional 1x1 expansion, depthwise 3x3, 1x1 reduction), 16
+    inverted residuals (1x1 expansion by expand_ratio, depthwise 3x3, 1x1 reduction) at the fixed channel plan
+    scaled by depth_multiplier, and a 1x1 convolution to 1280 channels; every convolution bias-free with a
+    BatchNorm."""
+
+    def multiplier() -> float:
+        return _number(config, "depth_multiplier", 1.0)
+
+    def scaled(channels: int) -> int:
+        divisor = read_int(config, "depth_divisible_by", default=8)
+        return _make_divisible(round(channels * multiplier()), divisor, read_int(config, "min_depth", default=8))
+
+    def stem() -> int:
+        expanded, out = scaled(32), scaled(MOBILENET_V2_CHANNELS[0])
+        total = _conv_bn(read_int(config, "num_channels", default=3), expanded, 3)
+        if not read_bool(config, "first_layer_is_expansion", True):
+            total += _conv_bn(expanded, expanded, 1)
+        return total + _conv_bn(expanded, expanded, 3, groups=expanded) + _conv_bn(expanded, out, 1)
+
+    def layers_() -> int:
+        channels = [scaled(value) for value in MOBILENET_V2_CHANNELS]
+        divisor = read_int(config, "depth_divisible_by", default=8)
+        total = 0
+        for in_channels, out_channels in itertools.pairwise(channels):
+            expanded = _make_divisible(round(in_channels * _number(config, "expand_ratio", 6.0)), divisor,
+                                       read_int(config, "min_depth", default=8))
+            total += _conv_bn(in_channels, expanded, 1) + _conv_bn(expanded, expanded, 3, groups=expanded) \
+                + _conv_bn(expanded, out_channels, 1)
+        return total
+
+    def head() -> int:
+        fine = read_bool(config, "finegrained_output", True) and multiplier() < 1.0
+        return _conv_bn(scaled(MOBILENET_V2_CHANNELS[-1]), 1280 if fine else scaled(1280), 1)
+
+    parts.add("stem", stem)
+    parts.add("layers", layers_)
+    parts.add("conv_1x1", head)
+
+
+def count_efficientnet(config: Mapping[str, object], parts: PartList) -> None:
+    """EfficientNet (EfficientNetModel): a 3x3 stem, blocks (1x1 expansion unless expand_ratio is 1, depthwise
+    kernel, squeeze-excitation, 1x1 projection) per base stage repeated ceil(depth_coefficient x repeats) times at
+    widths scaled by width_coefficient, and a 1x1 top convolution; convolutions bias-free with BatchNorms except the
+    squeeze-excitation's."""
+
+    def rounded(channels: int) -> int:
+        return _make_divisible(channels * _number(config, "width_coefficient", 2.0),
+                               read_int(config, "depth_divisor", default=8))
+
+    def encoder() -> int:
+        ins, outs, kernels, ratios, repeats = _stages(
+            config, "in_channels", "out_channels", "kernel_sizes", "expand_ratios", "num_block_repeats")
+        squeeze = _number(config, "squeeze_expansion_ratio", 0.25)
+        depth = _number(config, "depth_coefficient", 3.1)
+        total, out_dim = 0, 0
+        for in_channels, out_channels, kernel, ratio, repeat in zip(ins, outs, kernels, ratios, repeats, strict=True):
+            out_dim = rounded(out_channels)
+            for index in range(math.ceil(depth * repeat)):
+                in_dim = out_dim if index > 0 else rounded(in_channels)
+                width = in_dim * ratio
+                block = _conv_bn(in_dim, width, 1) if ratio != 1 else 0
+                reduced = max(1, int(in_dim * squeeze))
+                block += _conv_bn(width, width, kernel, groups=width) + _linear(width, reduced) \
+                    + _linear(reduced, width) + _conv_bn(width, out_dim, 1)
+                total += block
+        return total + out_dim * rounded(1280) + 2 * read_int(config, "hidden_dim", default=2560)
+
+    parts.add("stem", lambda: _conv_bn(read_int(config, "num_channels", default=3), rounded(32), 3))
+    parts.add("encoder", encoder)
+
+
 CONVNET_COUNTERS = {
     "resnet": count_resnet,
     "convnext": count_convnext,
@@ -189,5 +279,7 @@ CONVNET_COUNTERS = {
     "swin": count_swin,
     "donut-swin": partial(count_swin, donut=True),
     "segformer": count_segformer,
+    "mobilenet_v2": count_mobilenet_v2,
+    "efficientnet": count_efficientnet,
 }
 """model_type -> counter, for dispatch by sizing.models."""
