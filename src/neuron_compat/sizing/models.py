@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 
+from neuron_compat.sizing.audio_lms import AUDIO_LM_COUNTERS
 from neuron_compat.sizing.classic import (
     count_bloom,
     count_falcon,
@@ -114,6 +115,7 @@ COUNTERS: dict[str, Counter] = {
     **LINEAR_ATTENTION_COUNTERS,
     **TEXT_ENCODER_COUNTERS,
     **SPEECH_COUNTERS,
+    **AUDIO_LM_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
