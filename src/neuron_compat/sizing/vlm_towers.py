@@ -10,7 +10,7 @@ from functools import partial
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.decoder import FAMILIES, Family, count_decoder
 from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
-from neuron_compat.sizing.shapes import hidden_size
+from neuron_compat.sizing.shapes import attention, hidden_size
 from neuron_compat.sizing.vision_towers import image_sides
 
 __all__ = ["TOP_LEVEL_TIE", "VLM_TOWER_COUNTERS"]
@@ -182,6 +182,68 @@ def count_internvl_vision(config: Mapping[str, object], parts: PartList) -> None
     parts.add("final_norm", lambda: 0 if read_bool(config, "use_mean_pooling", True) else 2 * width())
 
 
+def count_mllama_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """Llama 3.2 Vision's tower: bias-free patches, a class embedding, gated position and per-tile (aspect ratio)
+    embeddings, LayerNorms before and after, a local encoder and a gated global encoder (bias-free attention,
+    biased MLP)."""
+
+    def width() -> int:
+        return read_int(config, "hidden_size")
+
+    def ratios() -> int:
+        value = config.get("supported_aspect_ratios")
+        if not isinstance(value, list) or not value:
+            raise FieldError("supported_aspect_ratios is not set: the tile embedding tables' size is not known")
+        return len(value) + 1
+
+    def embeddings() -> int:
+        hidden, tiles = width(), read_int(config, "max_num_tiles", default=4)
+        positions = (read_int(config, "image_size") // read_int(config, "patch_size")) ** 2 + 1
+        return read_int(config, "num_channels", default=3) * read_int(config, "patch_size") ** 2 * hidden \
+            + hidden + 1 + positions * hidden + ratios() * tiles * positions * hidden \
+            + 2 * (ratios() * tiles * hidden + 1) + 2 * 2 * hidden
+
+    def layer() -> int:
+        hidden, inner = width(), read_int(config, "intermediate_size")
+        exact_div(hidden, read_int(config, "attention_heads"), "hidden_size / attention_heads")
+        return 4 * hidden * hidden + _linear(hidden, inner) + _linear(inner, hidden) + 2 * 2 * hidden
+
+    parts.add("embeddings", embeddings)
+    parts.add("encoder", lambda: read_int(config, "num_hidden_layers") * layer())
+    parts.add("global_encoder", lambda: read_int(config, "num_global_layers") * (layer() + 2))
+
+
+def count_mllama_text(config: Mapping[str, object], parts: PartList) -> None:
+    """Llama 3.2 Vision's text decoder: vocab_size + 8 embeddings, Llama layers, and at cross_attention_layers
+    gated cross-attention layers (q/k RMSNorms, two tanh gates) in place of self-attention."""
+
+    def hidden() -> int:
+        return read_int(config, "hidden_size")
+
+    def cross() -> int:
+        indices = read_int_list(config, "cross_attention_layers")
+        return len({index for index in indices if 0 <= index < read_int(config, "num_hidden_layers")})
+
+    def layers_() -> int:
+        shape = attention(config)
+        h, inner = hidden(), read_int(config, "intermediate_size")
+        mixer = 2 * h * shape.heads * shape.head_dim + 2 * h * shape.kv_heads * shape.head_dim
+        plain = mixer + 3 * h * inner + 2 * h
+        return read_int(config, "num_hidden_layers") * plain + cross() * (2 * shape.head_dim + 2)
+
+    parts.add("embeddings", lambda: (read_int(config, "vocab_size") + 8) * hidden())
+    parts.add("layers", layers_)
+    parts.add("norm", hidden)
+    parts.add("lm_head", lambda: 0 if read_bool(config, "tie_word_embeddings", False)
+              else read_int(config, "vocab_size") * hidden())
+
+
+def _mllama_projector(config: Mapping[str, object], text: Mapping[str, object],
+                      vision: Mapping[str, object]) -> int:
+    """One biased linear from vision_output_dim (the concatenated intermediate layers) to the text width."""
+    return _linear(read_int(vision, "vision_output_dim"), hidden_size(text))
+
+
 def _feature_layers(config: Mapping[str, object]) -> int:
     value = config.get("vision_feature_layer", -1)
     return len(value) if isinstance(value, list) and value else 1
@@ -227,6 +289,7 @@ PROJECTORS: dict[str, Projector] = {
     "llava_onevision": _llava_onevision_projector,
     "mistral3": _mistral3_projector,
     "internvl": _internvl_projector,
+    "mllama": _mllama_projector,
 }
 """VLM model_type -> its vision-to-text connector's count from (config, text_config, vision_config)."""
 
@@ -256,6 +319,8 @@ VLM_TOWER_COUNTERS = {
     "qwen3_5_moe_vision": count_qwen3_vl_vision,
     "glm4v_vision": count_glm4v_vision,
     "internvl_vision": count_internvl_vision,
+    "mllama_vision_model": count_mllama_vision,
+    "mllama_text_model": count_mllama_text,
     **{name: partial(_text, family) for name, family in TEXT_FAMILIES.items()},
 }
 """model_type -> counter, for dispatch by sizing.models."""
