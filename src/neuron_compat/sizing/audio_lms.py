@@ -4,7 +4,7 @@ follow transformers 5.25."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.decoder import FAMILIES, count_decoder
@@ -78,5 +78,5 @@ def _qwen3_asr(config: Mapping[str, object], parts: PartList) -> None:
     count_audio_lm(config, parts, "qwen3_asr")
 
 
-AUDIO_LM_COUNTERS = {"qwen2_audio": _qwen2_audio, "qwen3_asr": _qwen3_asr}
+AUDIO_LM_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {"qwen2_audio": _qwen2_audio, "qwen3_asr": _qwen3_asr}
 """model_type -> counter, for dispatch by sizing.models."""

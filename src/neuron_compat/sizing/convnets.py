@@ -6,11 +6,19 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 
 from neuron_compat.sizing.counts import PartList
-from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
+from neuron_compat.sizing.fields import (
+    FieldError,
+    as_int,
+    exact_div,
+    read_bool,
+    read_int,
+    read_int_list,
+    read_str,
+)
 from neuron_compat.sizing.vision_towers import image_sides
 
 __all__ = ["CONVNET_COUNTERS"]
@@ -271,7 +279,103 @@ def count_efficientnet(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("encoder", encoder)
 
 
-CONVNET_COUNTERS = {
+def _stage_list(config: Mapping[str, object], name: str, count: int) -> list[object]:
+    value = config.get(name)
+    if not isinstance(value, list) or len(value) < count:
+        raise FieldError(f"{name} is not a list with an entry per stage")
+    return value[:count]
+
+
+def count_cvt(config: Mapping[str, object], parts: PartList) -> None:
+    """CvT (CvtModel): per stage a convolutional token embedding with LayerNorm, a class token where cls_token says,
+    and layers whose q/k/v come from depthwise convolutions with BatchNorm (qkv_projection_method 'dw_bn') then
+    linears; a biased output and an MLP of mlp_ratio; no final norm."""
+
+    def encoder() -> int:
+        widths, depths, heads, patches, kernels = _stages(
+            config, "embed_dim", "depth", "num_heads", "patch_sizes", "kernel_qkv")
+        count = len(widths)
+        methods = _stage_list(config, "qkv_projection_method", count)
+        biases = _stage_list(config, "qkv_bias", count)
+        ratios = _stage_list(config, "mlp_ratio", count)
+        tokens = _stage_list(config, "cls_token", count)
+        total, previous = 0, read_int(config, "num_channels", default=3)
+        for stage, (width, depth, head_count, patch, kernel) in enumerate(
+                zip(widths, depths, heads, patches, kernels, strict=True)):
+            exact_div(width, head_count, "embed_dim / num_heads")
+            method, bias, ratio = methods[stage], biases[stage], ratios[stage]
+            if method not in ("dw_bn", "avg", "linear") or not isinstance(bias, bool) \
+                    or isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or ratio <= 0:
+                raise FieldError(f"stage {stage}: qkv_projection_method, qkv_bias or mlp_ratio is not usable")
+            total += widths[-1] if tokens[stage] is True else 0
+            total += previous * width * patch * patch + width + 2 * width
+            inner = int(width * ratio)
+            projections = 3 * (width * kernel * kernel + 2 * width) if method == "dw_bn" else 0
+            layer = projections + 3 * _linear(width, width, bias) + _linear(width, width) + _linear(width, inner) \
+                + _linear(inner, width) + 2 * 2 * width
+            total += depth * layer
+            previous = width
+        return total
+
+    parts.add("encoder", encoder)
+
+
+def _offsets(points_out: int, points_in: int, stride: int) -> int:
+    """Distinct |a x stride - b| over a < points_out, b < points_in: LeViT's attention-bias offsets per axis."""
+    if points_out * points_in > 10**6:
+        raise FieldError("image_size / patch_size is too large for LeViT's attention-bias tables")
+    return len({abs(a * stride - b) for a in range(points_out) for b in range(points_in)})
+
+
+def count_levit(config: Mapping[str, object], parts: PartList) -> None:
+    """LeViT (LevitModel): four stride-2 conv-BatchNorm embeddings, then stages of attention (bias-free linears
+    with BatchNorm, a learned bias per head and offset) and MLP residuals, with attention subsampling between
+    stages as down_ops says."""
+
+    def linear_bn(fan_in: int, fan_out: int) -> int:
+        return fan_in * fan_out + 2 * fan_out
+
+    def embeddings() -> int:
+        first = _stages(config, "hidden_sizes")[0][0]
+        kernel = read_int(config, "kernel_size", default=3)
+        widths = [read_int(config, "num_channels", default=3), first // 8, first // 4, first // 2, first]
+        return sum(_conv_bn(a, b, kernel) for a, b in itertools.pairwise(widths))
+
+    def encoder() -> int:
+        widths, key_dims, depths, heads, ratios, mlps = _stages(
+            config, "hidden_sizes", "key_dim", "depths", "num_attention_heads", "attention_ratio", "mlp_ratio")
+        down_ops = config.get("down_ops") or []
+        if not isinstance(down_ops, list):
+            raise FieldError("down_ops is not a list")
+        resolution = read_int(config, "image_size") // read_int(config, "patch_size")
+        total = 0
+        for index, width in enumerate(widths):
+            key, head_count, ratio = key_dims[index], heads[index], ratios[index]
+            attention = linear_bn(width, ratio * key * head_count + 2 * key * head_count) \
+                + linear_bn(ratio * key * head_count, width) + head_count * resolution ** 2
+            mlp = linear_bn(width, width * mlps[index]) + linear_bn(width * mlps[index], width)
+            total += depths[index] * (attention + mlp)
+            op = down_ops[index] if index < len(down_ops) else None
+            if isinstance(op, list) and op and op[0] == "Subsample":
+                numbers = [as_int(value) for value in op[1:6]]
+                if index + 1 >= len(widths) or len(numbers) < 5 or any(n is None or n < 0 for n in numbers) \
+                        or numbers[4] == 0:
+                    raise FieldError(f"down_ops[{index}] is not ['Subsample', key_dim, heads, ratio, mlp, stride]")
+                sub_key, sub_heads, sub_ratio, sub_mlp, stride = (int(n or 0) for n in numbers)
+                out = (resolution - 1) // stride + 1
+                following = widths[index + 1]
+                total += linear_bn(width, sub_ratio * sub_key * sub_heads + sub_key * sub_heads) \
+                    + linear_bn(width, sub_key * sub_heads) + linear_bn(sub_ratio * sub_key * sub_heads, following) \
+                    + sub_heads * _offsets(out, resolution, stride) ** 2
+                total += linear_bn(following, following * sub_mlp) + linear_bn(following * sub_mlp, following)
+                resolution = out
+        return total
+
+    parts.add("embeddings", embeddings)
+    parts.add("encoder", encoder)
+
+
+CONVNET_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "resnet": count_resnet,
     "convnext": count_convnext,
     "convnextv2": partial(count_convnext, version="v2"),
@@ -281,5 +385,7 @@ CONVNET_COUNTERS = {
     "segformer": count_segformer,
     "mobilenet_v2": count_mobilenet_v2,
     "efficientnet": count_efficientnet,
+    "cvt": count_cvt,
+    "levit": count_levit,
 }
 """model_type -> counter, for dispatch by sizing.models."""

@@ -3,7 +3,7 @@ in layer_types), each with a gated MLP and two RMSNorms. Counts follow transform
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.fields import FieldError, read_bool, read_int
@@ -66,5 +66,5 @@ def count_qwen3_5_text(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("lm_head", lambda: 0 if tied() else read_int(config, "vocab_size") * hidden())
 
 
-LINEAR_ATTENTION_COUNTERS = {"qwen3_5_text": count_qwen3_5_text}
+LINEAR_ATTENTION_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {"qwen3_5_text": count_qwen3_5_text}
 """model_type -> counter, for dispatch by sizing.models."""

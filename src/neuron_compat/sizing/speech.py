@@ -4,7 +4,7 @@ convolution module). Counts follow transformers 5.25 for the bare model (no CTC,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
@@ -141,7 +141,7 @@ def count_wav2vec2_bert(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
 
 
-SPEECH_COUNTERS = {
+SPEECH_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "sew": count_sew,
     "wav2vec2-conformer": count_wav2vec2_conformer,
     "wav2vec2-bert": count_wav2vec2_bert,

@@ -4,7 +4,7 @@ ConvBERT and MobileBERT. Counts follow transformers 5.25 for the bare model."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.encoders import _encoder_layers
@@ -216,7 +216,7 @@ def count_mobilebert(config: Mapping[str, object], parts: PartList) -> None:
               else 0)
 
 
-TEXT_ENCODER_COUNTERS = {
+TEXT_ENCODER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "albert": count_albert,
     "xlm": count_xlm,
     "flaubert": count_xlm,

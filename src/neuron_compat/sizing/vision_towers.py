@@ -4,7 +4,7 @@ Transformer, Pixtral and SigLIP2's vision tower. Each counts what transformers 5
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.encoders import _encoder_layers
@@ -212,7 +212,7 @@ def count_siglip2_vision(config: Mapping[str, object], parts: PartList) -> None:
 
 
 
-VISION_TOWER_COUNTERS = {
+VISION_TOWER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "beit": count_beit,
     "dinov3_vit": count_dinov3_vit,
     "dpt": count_dpt,

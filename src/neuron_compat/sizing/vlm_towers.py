@@ -310,7 +310,7 @@ TEXT_FAMILIES: dict[str, Family] = {
 }
 """A VLM's text model_type -> the decoder family whose layout it has (checked against transformers 5.25)."""
 
-VLM_TOWER_COUNTERS = {
+VLM_TOWER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "qwen2_vl_vision": count_qwen2_vl_vision,
     "qwen2_5_vl_vision": count_qwen2_5_vl_vision,
     "qwen3_vl_vision": count_qwen3_vl_vision,
