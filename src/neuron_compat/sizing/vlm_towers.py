@@ -244,6 +244,39 @@ def _mllama_projector(config: Mapping[str, object], text: Mapping[str, object],
     return _linear(read_int(vision, "vision_output_dim"), hidden_size(text))
 
 
+def count_llama4_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """Llama 4's vision tower: a bias-free unfolded patch linear, a class embedding and position table, LayerNorms
+    before and after, biased pre-LayerNorm layers, and the pixel-shuffle adapter (two bias-free linears)."""
+
+    def width() -> int:
+        return read_int(config, "hidden_size")
+
+    def layer() -> int:
+        hidden, inner = width(), read_int(config, "intermediate_size")
+        exact_div(hidden, read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+        return 4 * _linear(hidden, hidden) + _linear(hidden, inner) + _linear(inner, hidden) + 2 * 2 * hidden
+
+    def embeddings() -> int:
+        hidden = width()
+        positions = (read_int(config, "image_size") // read_int(config, "patch_size")) ** 2 + 1
+        return read_int(config, "num_channels", default=3) * read_int(config, "patch_size") ** 2 * hidden \
+            + hidden + positions * hidden + 2 * 2 * hidden
+
+    def adapter() -> int:
+        output = read_int(config, "projector_output_dim")
+        return read_int(config, "intermediate_size") * read_int(config, "projector_input_dim") + output * output
+
+    parts.add("embeddings", embeddings)
+    parts.add("encoder", lambda: read_int(config, "num_hidden_layers") * layer())
+    parts.add("adapter", adapter)
+
+
+def _llama4_projector(config: Mapping[str, object], text: Mapping[str, object],
+                      vision: Mapping[str, object]) -> int:
+    """One bias-free linear from vision_output_dim to the text width."""
+    return read_int(vision, "vision_output_dim") * hidden_size(text)
+
+
 def _feature_layers(config: Mapping[str, object]) -> int:
     value = config.get("vision_feature_layer", -1)
     return len(value) if isinstance(value, list) and value else 1
@@ -290,10 +323,11 @@ PROJECTORS: dict[str, Projector] = {
     "mistral3": _mistral3_projector,
     "internvl": _internvl_projector,
     "mllama": _mllama_projector,
+    "llama4": _llama4_projector,
 }
 """VLM model_type -> its vision-to-text connector's count from (config, text_config, vision_config)."""
 
-TOP_LEVEL_TIE = frozenset(PROJECTORS)
+TOP_LEVEL_TIE = frozenset(PROJECTORS) - {"llama4"}  # Llama 4 nests a whole causal LM that ties by its own config
 """The VLM model_types above, whose output head is tied or not by the top-level tie_word_embeddings (transformers 5
 ties by the outer config; absent means untied)."""
 
@@ -321,6 +355,7 @@ VLM_TOWER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] 
     "internvl_vision": count_internvl_vision,
     "mllama_vision_model": count_mllama_vision,
     "mllama_text_model": count_mllama_text,
+    "llama4_vision_model": count_llama4_vision,
     **{name: partial(_text, family) for name, family in TEXT_FAMILIES.items()},
 }
 """model_type -> counter, for dispatch by sizing.models."""
