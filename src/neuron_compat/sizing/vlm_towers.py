@@ -277,6 +277,31 @@ def _llama4_projector(config: Mapping[str, object], text: Mapping[str, object],
     return read_int(vision, "vision_output_dim") * hidden_size(text)
 
 
+def count_minimax_m3_vl_vision(config: Mapping[str, object], parts: PartList) -> None:
+    """MiniMax-M3-VL's vision tower: bias-free Conv3d patches, a LayerNorm, and post-LayerNorm-free encoder layers
+    (biased attention and MLP, two LayerNorms each); 2D RoPE, no position table."""
+
+    def width() -> int:
+        return read_int(config, "hidden_size")
+
+    def layer() -> int:
+        hidden, inner = width(), read_int(config, "intermediate_size")
+        exact_div(hidden, read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+        return 4 * _linear(hidden, hidden) + _linear(hidden, inner) + _linear(inner, hidden) + 2 * 2 * hidden
+
+    parts.add("patch_embedding", lambda: _frame_patch(config, width(), bias=False) + 2 * width())
+    parts.add("encoder", lambda: read_int(config, "num_hidden_layers") * layer())
+
+
+def _minimax_m3_vl_projector(config: Mapping[str, object], text: Mapping[str, object],
+                             vision: Mapping[str, object]) -> int:
+    """Two biased GELU MLPs to the text width: one per patch from the vision width, one from merged_hidden_size
+    (spatial_merge_size^2 patches grouped), both through projector_hidden_size."""
+    inner, text_width = read_int(config, "projector_hidden_size"), hidden_size(text)
+    return _linear(hidden_size(vision), inner) + _linear(inner, text_width) \
+        + _linear(read_int(config, "merged_hidden_size"), inner) + _linear(inner, text_width)
+
+
 def _feature_layers(config: Mapping[str, object]) -> int:
     value = config.get("vision_feature_layer", -1)
     return len(value) if isinstance(value, list) and value else 1
@@ -324,6 +349,7 @@ PROJECTORS: dict[str, Projector] = {
     "internvl": _internvl_projector,
     "mllama": _mllama_projector,
     "llama4": _llama4_projector,
+    "minimax_m3_vl": _minimax_m3_vl_projector,
 }
 """VLM model_type -> its vision-to-text connector's count from (config, text_config, vision_config)."""
 
@@ -356,6 +382,7 @@ VLM_TOWER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] 
     "mllama_vision_model": count_mllama_vision,
     "mllama_text_model": count_mllama_text,
     "llama4_vision_model": count_llama4_vision,
+    "minimax_m3_vl_vision": count_minimax_m3_vl_vision,
     **{name: partial(_text, family) for name, family in TEXT_FAMILIES.items()},
 }
 """model_type -> counter, for dispatch by sizing.models."""
