@@ -86,5 +86,83 @@ def count_sam(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("mask_decoder", lambda: _mask_decoder(decoder))
 
 
-SAM_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {"sam": count_sam}
+def _pair(config: Mapping[str, object], name: str, default: int) -> tuple[int, int]:
+    value = config.get(name)
+    if value is None:
+        return default, default
+    if isinstance(value, list):
+        sides = [read_int({name: side}, name) for side in value]
+        if len(sides) != 2:
+            raise FieldError(f"{name} is a list, not two integers")
+        return sides[0], sides[1]
+    side = read_int(config, name)
+    return side, side
+
+
+def _hiera(backbone: Mapping[str, object]) -> int:
+    """SAM 2's Hiera backbone: patch Conv2d, a background position table and a window one, then multi-scale blocks
+    (LayerNorm, biased qkv to the stage width and projection, LayerNorm, a two-layer MLP of mlp_ratio, and a linear
+    where the width changes at a stage's first block)."""
+    widths = read_int_list(backbone, "embed_dim_per_stage")
+    blocks = read_int_list(backbone, "blocks_per_stage")
+    heads = read_int_list(backbone, "num_attention_heads_per_stage")
+    windows = read_int_list(backbone, "window_size_per_stage")
+    if not widths or not (len(widths) == len(blocks) == len(heads) == len(windows)) \
+            or min(widths + blocks + heads + windows) < 1:
+        raise FieldError("embed_dim_per_stage, blocks_per_stage, num_attention_heads_per_stage and "
+                         "window_size_per_stage are not positive lists of one length")
+    first = read_int(backbone, "hidden_size")
+    kernel_h, kernel_w = _pair(backbone, "patch_kernel_size", 7)
+    background_h, background_w = _pair(backbone, "window_positional_embedding_background_size", 7)
+    ratio = backbone.get("mlp_ratio", 4.0)
+    if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 < ratio < 1e6:
+        raise FieldError("mlp_ratio is not a positive number")
+    total = read_int(backbone, "num_channels", default=3) * first * kernel_h * kernel_w + first
+    total += first * background_h * background_w + first * windows[0] * windows[0]
+    previous = first
+    for stage, (width, count, head_count) in enumerate(zip(widths, blocks, heads, strict=True)):
+        exact_div(width, head_count, f"embed_dim_per_stage[{stage}] / num_attention_heads_per_stage")
+        inner = int(width * ratio)
+        for index in range(count):
+            dim = previous if index == 0 else width
+            total += 2 * dim + _linear(dim, 3 * width) + _linear(width, width) + 2 * width \
+                + _linear(width, inner) + _linear(inner, width) + (_linear(dim, width) if dim != width else 0)
+        previous = width
+    return total
+
+
+def _sam2_vision(vision: Mapping[str, object]) -> int:
+    backbone = sub_config(vision, "backbone_config")
+    if backbone is None:
+        raise FieldError("vision_config.backbone_config is missing or not an object")
+    fpn = read_int(vision, "fpn_hidden_size", default=256)
+    kernel = read_int(vision, "fpn_kernel_size", default=1)
+    channels = read_int_list(vision, "backbone_channel_list")
+    if not channels or min(channels) < 1:
+        raise FieldError("backbone_channel_list is not a list of positive integers")
+    return _hiera(backbone) + sum(width * fpn * kernel * kernel + fpn for width in channels)
+
+
+def count_sam2(config: Mapping[str, object], parts: PartList) -> None:
+    """SAM 2 (Sam2Model): the Hiera image encoder with its FPN neck, SAM's prompt encoder, SAM's mask decoder plus
+    high-resolution feature convolutions and an object-score head, and the no-memory embedding."""
+    vision = sub_config(config, "vision_config")
+    prompt = sub_config(config, "prompt_encoder_config")
+    decoder = sub_config(config, "mask_decoder_config")
+    if vision is None or prompt is None or decoder is None:
+        parts.fail("model", "vision_config, prompt_encoder_config or mask_decoder_config is missing or not an object")
+        return
+
+    def mask_decoder() -> int:
+        hidden = read_int(decoder, "hidden_size")
+        return _mask_decoder(decoder) + _linear(hidden, hidden // 8) + _linear(hidden, hidden // 4) + hidden \
+            + _feed_forward(hidden, hidden, 1, 3)
+
+    parts.add("vision_encoder", lambda: _sam2_vision(vision))
+    parts.add("prompt_encoder", lambda: _prompt_encoder(prompt))
+    parts.add("mask_decoder", mask_decoder)
+    parts.add("no_memory_embedding", lambda: read_int(vision, "fpn_hidden_size", default=256))
+
+
+SAM_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {"sam": count_sam, "sam2": count_sam2}
 """model_type -> counter, for dispatch by sizing.models."""
