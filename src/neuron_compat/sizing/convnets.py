@@ -375,6 +375,42 @@ def count_levit(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("encoder", encoder)
 
 
+def count_mobilevit(config: Mapping[str, object], parts: PartList) -> None:
+    """MobileViT (MobileViTModel): a 3x3 stem, two MobileNetV2 stages (one and three inverted residuals), three
+    MobileViT blocks (a downsampling inverted residual, local kxk and 1x1 convolutions, transformer layers at
+    hidden_sizes, a LayerNorm, a projection and a kxk fusion) and a 1x1 expansion; convolutions bias-free with
+    BatchNorm except the 1x1 into the transformer."""
+
+    def conv(fan_in: int, fan_out: int, kernel: int, groups: int = 1, norm: bool = True) -> int:
+        return fan_in // groups * fan_out * kernel * kernel + (2 * fan_out if norm else 0)
+
+    def inverted(fan_in: int, fan_out: int) -> int:
+        expanded = _make_divisible(round(fan_in * _number(config, "expand_ratio", 4.0)), 8)
+        return conv(fan_in, expanded, 1) + conv(expanded, expanded, 3, groups=expanded) + conv(expanded, fan_out, 1)
+
+    def vit_block(fan_in: int, fan_out: int, hidden: int, depth: int) -> int:
+        kernel = read_int(config, "conv_kernel_size", default=3)
+        exact_div(hidden, read_int(config, "num_attention_heads"), "hidden_sizes / num_attention_heads")
+        inner = int(hidden * _number(config, "mlp_ratio", 2.0))
+        bias = read_bool(config, "qkv_bias", True)
+        layer = 3 * _linear(hidden, hidden, bias) + _linear(hidden, hidden) + _linear(hidden, inner) \
+            + _linear(inner, hidden) + 2 * 2 * hidden
+        return inverted(fan_in, fan_out) + conv(fan_out, fan_out, kernel) + conv(fan_out, hidden, 1, norm=False) \
+            + depth * layer + 2 * hidden + conv(hidden, fan_out, 1) + conv(2 * fan_out, fan_out, kernel)
+
+    def model() -> int:
+        neck = _stages(config, "neck_hidden_sizes", count=7)[0]
+        hidden = _stages(config, "hidden_sizes", count=3)[0]
+        total = conv(read_int(config, "num_channels", default=3), neck[0], 3)
+        total += inverted(neck[0], neck[1])
+        total += inverted(neck[1], neck[2]) + 2 * inverted(neck[2], neck[2])
+        for index, depth in enumerate((2, 4, 3)):
+            total += vit_block(neck[2 + index], neck[3 + index], hidden[index], depth)
+        return total + conv(neck[5], neck[6], 1)
+
+    parts.add("model", model)
+
+
 CONVNET_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "resnet": count_resnet,
     "convnext": count_convnext,
@@ -387,5 +423,6 @@ CONVNET_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = 
     "efficientnet": count_efficientnet,
     "cvt": count_cvt,
     "levit": count_levit,
+    "mobilevit": count_mobilevit,
 }
 """model_type -> counter, for dispatch by sizing.models."""
