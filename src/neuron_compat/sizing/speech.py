@@ -87,6 +87,43 @@ def count_sew(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
 
 
+def count_sew_d(config: Mapping[str, object], parts: PartList) -> None:
+    """SEW-D (SEWDModel): SEW's feature encoder, projection, squeezing position convolution and upsampling around a
+    DeBERTa-v2 encoder (post-norm layers, relative-position embeddings shared with the attention keys, a LayerNorm
+    on them when norm_rel_ebd says so)."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def projection() -> int:
+        last = _conv_dims(config)[-1]
+        return 2 * last + (0 if last == hidden() else _linear(last, hidden()))
+
+    def relative() -> int:
+        if not read_bool(config, "relative_attention", True):
+            return 0
+        if not read_bool(config, "share_att_key", True):
+            raise FieldError("share_att_key is false: the separate position projections are not modelled")
+        buckets = read_int(config, "position_buckets", minimum=-(10**9), default=256)
+        span = buckets if buckets > 0 else read_int(config, "max_relative_positions", minimum=-(10**9), default=-1)
+        if span < 1:
+            span = read_int(config, "max_position_embeddings")
+        norm = config.get("norm_rel_ebd", "none")
+        if not isinstance(norm, str):
+            raise FieldError("norm_rel_ebd is not a string")
+        with_norm = "layer_norm" in [part.strip() for part in norm.lower().split("|")]
+        return 2 * span * hidden() + (2 * hidden() if with_norm else 0)
+
+    if read_int(config, "conv_kernel_size", minimum=0, default=0) > 0:
+        parts.fail("model", "conv_kernel_size: DeBERTa's convolution layer is not modelled")
+        return
+    parts.add("feature_encoder", lambda: feature_encoder(config))
+    parts.add("feature_projection", projection)
+    parts.add("encoder", lambda: _conv_positions(config) + layers(config) * _post_norm_layer(config) + relative()
+              + _linear(hidden(), hidden() * read_int(config, "squeeze_factor", default=2)))
+    parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
+
+
 def _conformer_layer(config: Mapping[str, object]) -> int:
     """Two feed-forwards with their LayerNorms, self-attention (+ relative-position terms), the convolution module
     (LayerNorm, bias-free pointwise -> GLU -> depthwise, BatchNorm or LayerNorm, bias-free pointwise) and a final
@@ -143,6 +180,7 @@ def count_wav2vec2_bert(config: Mapping[str, object], parts: PartList) -> None:
 
 SPEECH_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "sew": count_sew,
+    "sew-d": count_sew_d,
     "wav2vec2-conformer": count_wav2vec2_conformer,
     "wav2vec2-bert": count_wav2vec2_bert,
 }
