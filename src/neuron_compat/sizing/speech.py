@@ -124,6 +124,44 @@ def count_sew_d(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
 
 
+def count_speecht5(config: Mapping[str, object], parts: PartList) -> None:
+    """SpeechT5 for speech-to-text (SpeechT5ForSpeechToText): a wav2vec 2.0-style speech prenet (feature encoder,
+    projection, position convolution, masking vector), a post-norm encoder with a LayerNorm and relative position
+    keys, a text prenet (token embeddings, sinusoidal positions) and a decoder with cross-attention; the output head
+    is tied to the token embeddings unless tie_word_embeddings is false."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def attention(heads_field: str) -> int:
+        exact_div(hidden(), read_int(config, heads_field), f"hidden_size / {heads_field}")
+        return 4 * _linear(hidden(), hidden())
+
+    def encoder() -> int:
+        inner = read_int(config, "encoder_ffn_dim")
+        head_dim = exact_div(hidden(), read_int(config, "encoder_attention_heads"), "hidden_size / heads")
+        layer = attention("encoder_attention_heads") + 2 * hidden() + _linear(hidden(), inner) \
+            + _linear(inner, hidden()) + 2 * hidden()
+        return 2 * hidden() + read_int(config, "encoder_layers") * layer \
+            + 2 * read_int(config, "encoder_max_relative_position", default=160) * head_dim
+
+    def decoder() -> int:
+        inner = read_int(config, "decoder_ffn_dim")
+        layer = 2 * attention("decoder_attention_heads") + 3 * 2 * hidden() + _linear(hidden(), inner) \
+            + _linear(inner, hidden())
+        return read_int(config, "decoder_layers") * layer
+
+    parts.add("speech_prenet", lambda: feature_encoder(config) + 2 * _conv_dims(config)[-1]
+              + _linear(_conv_dims(config)[-1], hidden()) + _conv_positions(config) + _masked_spec_embed(config))
+    parts.add("encoder", encoder)
+    parts.add("text_prenet", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("decoder", decoder)
+    parts.add("lm_head", lambda: 0 if read_bool(config, "tie_word_embeddings", True)
+              else read_int(config, "vocab_size") * hidden())
+    parts.notes.append("counted as speech-to-text (SpeechT5ForSpeechToText); the speech decoder prenet and postnet "
+                       "of text-to-speech are not counted")
+
+
 def _conformer_layer(config: Mapping[str, object]) -> int:
     """Two feed-forwards with their LayerNorms, self-attention (+ relative-position terms), the convolution module
     (LayerNorm, bias-free pointwise -> GLU -> depthwise, BatchNorm or LayerNorm, bias-free pointwise) and a final
@@ -181,6 +219,7 @@ def count_wav2vec2_bert(config: Mapping[str, object], parts: PartList) -> None:
 SPEECH_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "sew": count_sew,
     "sew-d": count_sew_d,
+    "speecht5": count_speecht5,
     "wav2vec2-conformer": count_wav2vec2_conformer,
     "wav2vec2-bert": count_wav2vec2_bert,
 }
