@@ -216,6 +216,46 @@ def count_mobilebert(config: Mapping[str, object], parts: PartList) -> None:
               else 0)
 
 
+def count_perceiver(config: Mapping[str, object], parts: PartList) -> None:
+    """Perceiver IO's bare encoder (PerceiverModel, no input preprocessor: inputs at d_model): learned latents, one
+    cross-attention layer from the inputs into the latents and num_self_attends_per_block self-attention layers
+    (shared by the num_blocks repeats), each with LayerNorms and a widening MLP."""
+
+    def latents() -> int:
+        return read_int(config, "d_latents")
+
+    def layer(q_dim: int, kv_dim: int, qk: int, v: int, widening: int, cross: bool) -> int:
+        norms = 2 * q_dim + (2 * kv_dim if cross else 0) + 2 * q_dim
+        projections = _linear(q_dim, qk) + _linear(kv_dim, qk) + _linear(kv_dim, v) + _linear(v, q_dim)
+        return norms + projections + _linear(q_dim, widening * q_dim) + _linear(widening * q_dim, q_dim)
+
+    def channels(default: int) -> tuple[int, int]:
+        qk = read_int(config, "qk_channels", default=default)
+        return qk, read_int(config, "v_channels", default=qk)
+
+    def cross() -> int:
+        q_dim, kv_dim = latents(), read_int(config, "d_model")
+        exact_div(q_dim, read_int(config, "num_cross_attention_heads"), "d_latents / num_cross_attention_heads")
+        shape = config.get("cross_attention_shape_for_attention", "kv")
+        if shape not in ("q", "kv"):
+            raise FieldError("cross_attention_shape_for_attention is neither 'q' nor 'kv'")
+        qk, v = channels(q_dim if shape == "q" else kv_dim)
+        return layer(q_dim, kv_dim, qk, v, read_int(config, "cross_attention_widening_factor", default=1), True)
+
+    def self_attends() -> int:
+        q_dim = latents()
+        exact_div(q_dim, read_int(config, "num_self_attention_heads"), "d_latents / num_self_attention_heads")
+        qk, v = channels(q_dim)
+        return read_int(config, "num_self_attends_per_block") * layer(
+            q_dim, q_dim, qk, v, read_int(config, "self_attention_widening_factor", default=1), False)
+
+    parts.add("latents", lambda: read_int(config, "num_latents") * latents())
+    parts.add("cross_attention", cross)
+    parts.add("self_attention", self_attends)
+    parts.notes.append("counted as the bare encoder (PerceiverModel, no input preprocessor or decoder): the "
+                       "task-specific preprocessors and decoders are not counted")
+
+
 TEXT_ENCODER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "albert": count_albert,
     "xlm": count_xlm,
@@ -224,5 +264,6 @@ TEXT_ENCODER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None
     "layoutlmv3": count_layoutlmv3,
     "convbert": count_convbert,
     "mobilebert": count_mobilebert,
+    "perceiver": count_perceiver,
 }
 """model_type -> counter, for dispatch by sizing.models."""
