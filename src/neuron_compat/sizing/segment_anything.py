@@ -164,5 +164,57 @@ def count_sam2(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("no_memory_embedding", lambda: read_int(vision, "fpn_hidden_size", default=256))
 
 
-SAM_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {"sam": count_sam, "sam2": count_sam2}
+def _memory(config: Mapping[str, object], hidden: int) -> int:
+    """SAM 2 video's memory: attention layers (RoPE self-attention, cross-attention from 64-channel memories, an MLP,
+    three LayerNorms) with a final LayerNorm, the memory encoder (a strided mask downsampler, projections and
+    ConvNeXt-style fuser blocks) and the model's memory and object-pointer parameters."""
+    width = read_int(config, "memory_attention_hidden_size", default=256)
+    inner = width // read_int(config, "memory_attention_downsample_rate", default=1)
+    exact_div(inner, read_int(config, "memory_attention_num_attention_heads", default=1),
+              "memory attention width / memory_attention_num_attention_heads")
+    feed_forward = read_int(config, "memory_attention_feed_forward_hidden_size", default=2048)
+    layer = 4 * _linear(width, inner) + 2 * _linear(inner, width) + 2 * _linear(64, inner) \
+        + _linear(width, feed_forward) + _linear(feed_forward, width) + 3 * 2 * width
+    total = read_int(config, "memory_attention_num_layers", default=4) * layer + 2 * width
+    stride = read_int(config, "mask_downsampler_stride", default=2)
+    steps = read_int(config, "mask_downsampler_total_stride", default=16)
+    if stride < 2:
+        raise FieldError("mask_downsampler_stride is below 2")
+    kernel = read_int(config, "mask_downsampler_kernel_size", default=3)
+    channels, count = 1, 0
+    while stride ** (count + 1) <= steps:
+        count += 1
+    for _ in range(count):
+        out = channels * stride * stride
+        total += channels * out * kernel * kernel + out + 2 * out
+        channels = out
+    encoder_width = read_int(config, "memory_encoder_hidden_size", default=256)
+    memory = read_int(config, "memory_encoder_output_channels", default=64)
+    total += _linear(channels, read_int(config, "mask_downsampler_embed_dim", default=256))
+    total += _linear(encoder_width, encoder_width) + _linear(encoder_width, memory)
+    fuser, fuser_inner = read_int(config, "memory_fuser_embed_dim", default=256), \
+        read_int(config, "memory_fuser_intermediate_dim", default=1024)
+    fuser_kernel = read_int(config, "memory_fuser_kernel_size", default=7)
+    total += read_int(config, "memory_fuser_num_layers", default=2) * (
+        fuser * fuser_kernel * fuser_kernel + fuser + 2 * fuser + _linear(fuser, fuser_inner)
+        + _linear(fuser_inner, fuser) + fuser)
+    total += hidden + read_int(config, "num_maskmem", default=7) * memory + hidden + 16 + 1 \
+        + _feed_forward(hidden, hidden, hidden, 3)
+    total += _linear(hidden, memory) if read_bool(config, "enable_temporal_pos_encoding_for_object_pointers", True) \
+        else 0
+    total += memory if read_bool(config, "enable_occlusion_spatial_embedding", True) else 0
+    return total
+
+
+def count_sam2_video(config: Mapping[str, object], parts: PartList) -> None:
+    """SAM 2 for video (Sam2VideoModel): SAM 2's image model plus the memory attention, memory encoder and the
+    memory and object-pointer parameters."""
+    count_sam2(config, parts)
+    vision = sub_config(config, "vision_config")
+    if vision is not None:
+        parts.add("memory", lambda: _memory(config, read_int(vision, "fpn_hidden_size", default=256)))
+
+
+SAM_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {"sam": count_sam, "sam2": count_sam2,
+                                                                          "sam2_video": count_sam2_video}
 """model_type -> counter, for dispatch by sizing.models."""
