@@ -26,6 +26,7 @@ EXACT = {
     "qwen2_vl": 73_381_962_752, "qwen2_5_vl": 75_789_228_800, "qwen3_vl": 12_616_410_352,
     "qwen3_5": 9_407_453_936, "glm4v": 10_292_777_472, "llava_onevision": 12_469_102_112,
     "mistral3": 23_340_272_640, "internvl": 11_765_025_792, "mllama": 10_642_941_475,
+    "idefics": 12_670_461_504,
     # staged image backbones
     "resnet": 23_508_032, "convnext": 27_820_128, "convnextv2": 27_866_496, "dinov3_convnext": 27_820_128,
     "swin": 27_519_354, "donut-swin": 27_517_818, "segformer": 3_319_392, "mobilenet_v2": 2_223_872,

@@ -9,7 +9,15 @@ from functools import partial
 
 from neuron_compat.sizing.counts import PartList
 from neuron_compat.sizing.decoder import FAMILIES, Family, count_decoder
-from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
+from neuron_compat.sizing.fields import (
+    FieldError,
+    exact_div,
+    read_bool,
+    read_int,
+    read_int_list,
+    read_str,
+    sub_config,
+)
 from neuron_compat.sizing.shapes import attention, hidden_size
 from neuron_compat.sizing.vision_towers import image_sides
 
@@ -302,6 +310,66 @@ def _minimax_m3_vl_projector(config: Mapping[str, object], text: Mapping[str, ob
         + _linear(read_int(config, "merged_hidden_size"), inner) + _linear(inner, text_width)
 
 
+def count_idefics(config: Mapping[str, object], parts: PartList) -> None:
+    """IDEFICS (IdeficsForVisionText2Text): decoupled token embeddings (vocab_size + additional_vocab_size), a
+    CLIP-style vision tower (bias-free patches), an optional Perceiver resampler, Llama-style bias-free decoder layers
+    with a gated cross-attention layer every cross_layer_interval layers, and a decoupled output head (tied only when
+    tie_word_embeddings)."""
+    vision = sub_config(config, "vision_config")
+    if vision is None:
+        parts.fail("model", "vision_config is missing or not an object")
+        return
+
+    def hidden() -> int:
+        return read_int(config, "hidden_size")
+
+    def vocabulary() -> int:
+        return read_int(config, "vocab_size") + read_int(config, "additional_vocab_size", minimum=0, default=0)
+
+    def embed() -> int:
+        return read_int(vision, "embed_dim")
+
+    def tower() -> int:
+        width, inner = embed(), read_int(vision, "intermediate_size")
+        exact_div(width, read_int(vision, "num_attention_heads"), "embed_dim / num_attention_heads")
+        positions = (read_int(vision, "image_size") // read_int(vision, "patch_size")) ** 2 + 1
+        layer = 4 * _linear(width, width) + _linear(width, inner) + _linear(inner, width) + 2 * 2 * width
+        return width + read_int(vision, "num_channels", default=3) * read_int(vision, "patch_size") ** 2 * width \
+            + positions * width + 2 * 2 * width + read_int(vision, "num_hidden_layers") * layer
+
+    def resampler() -> int:
+        if not read_bool(config, "use_resampler", False):
+            return 0
+        perceiver = sub_config(config, "perceiver_config")
+        if perceiver is None:
+            raise FieldError("use_resampler is true but perceiver_config is missing")
+        width = embed()
+        inner = read_int(perceiver, "resampler_n_heads") * read_int(perceiver, "resampler_head_dim")
+        norms = 4 * read_int(perceiver, "resampler_head_dim") \
+            if read_bool(perceiver, "qk_layer_norms_perceiver", False) else 0
+        block = 2 * 2 * width + norms + 3 * width * inner + inner * width + 2 * width + 2 * width * 4 * width
+        return read_int(perceiver, "resampler_n_latents") * width \
+            + read_int(perceiver, "resampler_depth") * block + 2 * width
+
+    def decoder() -> int:
+        h, inner = hidden(), read_int(config, "intermediate_size")
+        head_dim = exact_div(h, read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
+        plain = 4 * h * h + 3 * h * inner + 2 * h
+        alpha = config.get("alpha_type", "float")
+        if alpha not in ("float", "vector"):
+            raise FieldError("alpha_type is neither 'float' nor 'vector'")
+        cross = 2 * h * h + 2 * embed() * h + 3 * h * inner + 2 * h + (2 if alpha == "float" else 2 * h)
+        cross += 2 * head_dim if read_bool(config, "qk_layer_norms", False) else 0
+        layer_count = read_int(config, "num_hidden_layers")
+        return layer_count * plain + layer_count // read_int(config, "cross_layer_interval", default=1) * cross + h
+
+    parts.add("embeddings", lambda: vocabulary() * hidden())
+    parts.add("vision", tower)
+    parts.add("perceiver_resampler", resampler)
+    parts.add("decoder", decoder)
+    parts.add("lm_head", lambda: 0 if read_bool(config, "tie_word_embeddings", False) else vocabulary() * hidden())
+
+
 def _feature_layers(config: Mapping[str, object]) -> int:
     value = config.get("vision_feature_layer", -1)
     return len(value) if isinstance(value, list) and value else 1
@@ -371,6 +439,7 @@ TEXT_FAMILIES: dict[str, Family] = {
 """A VLM's text model_type -> the decoder family whose layout it has (checked against transformers 5.25)."""
 
 VLM_TOWER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
+    "idefics": count_idefics,
     "qwen2_vl_vision": count_qwen2_vl_vision,
     "qwen2_5_vl_vision": count_qwen2_5_vl_vision,
     "qwen3_vl_vision": count_qwen3_vl_vision,
