@@ -226,7 +226,8 @@ def count_perceiver(config: Mapping[str, object], parts: PartList) -> None:
 
     def layer(q_dim: int, kv_dim: int, qk: int, v: int, widening: int, cross: bool) -> int:
         norms = 2 * q_dim + (2 * kv_dim if cross else 0) + 2 * q_dim
-        projections = _linear(q_dim, qk) + _linear(kv_dim, qk) + _linear(kv_dim, v) + _linear(v, q_dim)
+        # the output dense maps v_channels to q_dim after cross-attention, but to v_channels after self-attention
+        projections = _linear(q_dim, qk) + _linear(kv_dim, qk) + _linear(kv_dim, v) + _linear(v, q_dim if cross else v)
         return norms + projections + _linear(q_dim, widening * q_dim) + _linear(widening * q_dim, q_dim)
 
     def channels(default: int) -> tuple[int, int]:

@@ -223,7 +223,7 @@ def count_mllama_vision(config: Mapping[str, object], parts: PartList) -> None:
 
 def count_mllama_text(config: Mapping[str, object], parts: PartList) -> None:
     """Llama 3.2 Vision's text decoder: vocab_size + 8 embeddings, Llama layers, and at cross_attention_layers
-    gated cross-attention layers (q/k RMSNorms, two tanh gates) in place of self-attention."""
+    gated cross-attention layers (q/k RMSNorms, two tanh gates) in place of self-attention; an untied output head."""
 
     def hidden() -> int:
         return read_int(config, "hidden_size")
@@ -242,8 +242,8 @@ def count_mllama_text(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("embeddings", lambda: (read_int(config, "vocab_size") + 8) * hidden())
     parts.add("layers", layers_)
     parts.add("norm", hidden)
-    parts.add("lm_head", lambda: 0 if read_bool(config, "tie_word_embeddings", False)
-              else read_int(config, "vocab_size") * hidden())
+    # never tied: the output head has vocab_size rows, the embeddings vocab_size + 8 (transformers cannot tie them)
+    parts.add("lm_head", lambda: read_int(config, "vocab_size") * hidden())
 
 
 def _mllama_projector(config: Mapping[str, object], text: Mapping[str, object],
