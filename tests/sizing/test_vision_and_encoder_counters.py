@@ -35,7 +35,7 @@ EXACT = {
     "albert": 222_595_584, "xlm": 667_088_896, "flaubert": 667_088_896, "modernbert": 149_014_272,
     "layoutlmv3": 125_326_208, "convbert": 105_680_520, "mobilebert": 24_844_544, "perceiver": 262_686_208,
     # speech and audio-language
-    "sew": 93_196_416, "sew-d": 93_589_632, "speecht5": 151_165_056, "wav2vec2-conformer": 179_730_304, "wav2vec2-bert": 580_493_120,
+    "sew": 93_196_416, "sew-d": 93_589_632, "speecht5": 151_165_056, "seamless_m4t": 1_370_531_840, "wav2vec2-conformer": 179_730_304, "wav2vec2-bert": 580_493_120,
     "qwen2_audio": 12_692_062_208, "qwen3_asr": 2_039_626_880,
 }
 """model_type -> the parameter count transformers 5.25 builds on the meta device for its default configuration."""

@@ -162,6 +162,30 @@ def count_speecht5(config: Mapping[str, object], parts: PartList) -> None:
                        "of text-to-speech are not counted")
 
 
+def count_seamless_m4t_text(config: Mapping[str, object], parts: PartList) -> None:
+    """SeamlessM4T as text-to-text (SeamlessM4TForTextToText): shared token embeddings, a pre-norm encoder and a
+    decoder with cross-attention (biased attention, ReLU feed-forward, final LayerNorms), sinusoidal positions, and
+    an output head tied to the embeddings unless tie_word_embeddings is false."""
+
+    def hidden() -> int:
+        return hidden_size(config)
+
+    def stack(side: str, cross: bool) -> int:
+        h, inner = hidden(), read_int(config, f"{side}_ffn_dim")
+        exact_div(h, read_int(config, f"{side}_attention_heads"), f"hidden_size / {side}_attention_heads")
+        attention = 4 * _linear(h, h) + 2 * h
+        layer = attention * (2 if cross else 1) + _linear(h, inner) + _linear(inner, h) + 2 * h
+        return read_int(config, f"{side}_layers") * layer + 2 * h
+
+    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    parts.add("text_encoder", lambda: stack("encoder", cross=False))
+    parts.add("text_decoder", lambda: stack("decoder", cross=True))
+    parts.add("lm_head", lambda: 0 if read_bool(config, "tie_word_embeddings", True)
+              else read_int(config, "vocab_size") * hidden())
+    parts.notes.append("counted as text-to-text (SeamlessM4TForTextToText): the speech encoder, text-to-unit model "
+                       "and vocoder of a full SeamlessM4T checkpoint are not counted")
+
+
 def _conformer_layer(config: Mapping[str, object]) -> int:
     """Two feed-forwards with their LayerNorms, self-attention (+ relative-position terms), the convolution module
     (LayerNorm, bias-free pointwise -> GLU -> depthwise, BatchNorm or LayerNorm, bias-free pointwise) and a final
@@ -220,6 +244,7 @@ SPEECH_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "sew": count_sew,
     "sew-d": count_sew_d,
     "speecht5": count_speecht5,
+    "seamless_m4t": count_seamless_m4t_text,
     "wav2vec2-conformer": count_wav2vec2_conformer,
     "wav2vec2-bert": count_wav2vec2_bert,
 }
