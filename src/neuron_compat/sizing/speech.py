@@ -177,7 +177,11 @@ def count_seamless_m4t_text(config: Mapping[str, object], parts: PartList) -> No
         layer = attention * (2 if cross else 1) + _linear(h, inner) + _linear(inner, h) + 2 * h
         return read_int(config, f"{side}_layers") * layer + 2 * h
 
-    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
+    def embeddings() -> int:  # untied, the encoder and decoder keep their own copies beside the shared table
+        copies = 1 if read_bool(config, "tie_word_embeddings", True) else 3
+        return copies * read_int(config, "vocab_size") * hidden()
+
+    parts.add("embeddings", embeddings)
     parts.add("text_encoder", lambda: stack("encoder", cross=False))
     parts.add("text_decoder", lambda: stack("decoder", cross=True))
     parts.add("lm_head", lambda: 0 if read_bool(config, "tie_word_embeddings", True)
