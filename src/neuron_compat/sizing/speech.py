@@ -1,6 +1,7 @@
-"""Speech encoders beyond wav2vec 2.0's layout: SEW (squeezed sequence, upsampling), the wav2vec 2.0 Conformer and
-Wav2Vec2-BERT (Conformer blocks: two half-step feed-forwards, self-attention with relative positions, a
-convolution module). Counts follow transformers 5.25 for the bare model (no CTC, quantizer or adapter)."""
+"""Speech models beyond wav2vec 2.0's layout: SEW and SEW-D (squeezed sequence, upsampling), the wav2vec 2.0
+Conformer and Wav2Vec2-BERT (Conformer blocks: two half-step feed-forwards, self-attention with relative positions,
+a convolution module), SpeechT5 (speech-to-text) and SeamlessM4T (text-to-text). Counts follow transformers 5.25 for
+the bare encoders (no CTC, quantizer or adapter) and for the named task classes."""
 
 from __future__ import annotations
 
