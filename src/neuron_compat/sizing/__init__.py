@@ -12,6 +12,7 @@ tensor-parallel degrees. Standard library only; imports nothing else from neuron
 - `kv_cache`: KV-cache bytes per token: standard/GQA/MQA attention, DeepSeek MLA latent cache, sliding windows noted.
 - `linear_attention`: Qwen3.5's dense text decoder: Gated DeltaNet linear attention and gated full attention, per layer_types.
 - `models`: count_parameters: picks the counter for a config's model_type, recursing into nested text/vision configs.
+- `mpt`: MPT: an ALiBi decoder with bias-free fused projections, a fixed 4x MLP and bias-free LayerNorms.
 - `segment_anything`: Segment Anything (SAM, SAM 2 and SAM 2 video): image encoder with neck, prompt encoder, two-way-transformer mask decoder, video memory.
 - `seq2seq`: Encoder-decoder models: T5 (RMS-style LayerNorm without bias, relative position buckets) and BART (learned positions, biased linears). The decoder adds cross-attention.
 - `shapes`: Shapes shared by the model families: hidden size, layers, attention heads and head size.

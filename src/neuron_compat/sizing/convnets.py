@@ -411,6 +411,11 @@ def count_mobilevit(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("model", model)
 
 
+def _rt_detr(config: Mapping[str, object], parts: PartList) -> None:
+    parts.fail("model", "model_type 'rt_detr' is not modelled: its ResNet-D backbone, hybrid CSP/RepVGG encoder and "
+                        "deformable-attention decoder are not described by these counters")
+
+
 CONVNET_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "resnet": count_resnet,
     "convnext": count_convnext,
@@ -424,5 +429,6 @@ CONVNET_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = 
     "cvt": count_cvt,
     "levit": count_levit,
     "mobilevit": count_mobilevit,
+    "rt_detr": _rt_detr,
 }
 """model_type -> counter, for dispatch by sizing.models."""

@@ -38,6 +38,7 @@ from neuron_compat.sizing.encoders import (
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
 from neuron_compat.sizing.linear_attention import LINEAR_ATTENTION_COUNTERS
+from neuron_compat.sizing.mpt import MPT_COUNTERS
 from neuron_compat.sizing.segment_anything import SAM_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
@@ -118,6 +119,7 @@ COUNTERS: dict[str, Counter] = {
     **SPEECH_COUNTERS,
     **AUDIO_LM_COUNTERS,
     **SAM_COUNTERS,
+    **MPT_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
