@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from neuron_compat.sizing import count_parameters
+from neuron_compat.sizing import count_parameters, kv_cache_bytes_per_token
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = yaml.safe_load((ROOT / "registry" / "upstream" / "sizing-reference.yaml").read_text(encoding="utf-8"))
@@ -128,3 +128,16 @@ def test_what_a_counter_cannot_count_it_names(model_type: str, change: dict[str,
     assert not count.complete
     reasons = " ".join(part.reason or "" for part in count.parts if part.count is None)
     assert says in reasons, reasons
+
+
+@pytest.mark.parametrize("model_type", ["albert", "beit", "resnet", "swin", "sam2", "wav2vec2-bert", "siglip2"])
+def test_encoders_and_backbones_keep_no_kv_cache(model_type: str) -> None:
+    kv = kv_cache_bytes_per_token(config_of(model_type), "bf16")
+    assert kv.bytes_per_token is None and "no KV cache" in (kv.reason or "")
+
+
+def test_a_vlm_keeps_its_text_decoders_kv_cache() -> None:
+    text = config_of("qwen2_vl")["text_config"]
+    expected = 2 * text["num_hidden_layers"] * text["num_key_value_heads"] * (
+        text["hidden_size"] // text["num_attention_heads"]) * 2
+    assert kv_cache_bytes_per_token(config_of("qwen2_vl"), "bf16").bytes_per_token == expected
