@@ -1,7 +1,7 @@
 """Model sizing from a transformers config dict: parameter counts, weight bytes, KV-cache bytes per token and
 tensor-parallel degrees. Standard library only; imports nothing else from neuron_compat.
 
-- `audio_lms`: Audio-language models (Qwen2-Audio, Qwen3-ASR): a Whisper-style audio encoder, a projector and the text decoder.
+- `audio_lms`: Audio-language models (Qwen2-Audio, Qwen3-ASR, Phi-4-multimodal): an audio encoder, projectors and the text decoder.
 - `bytes`: Weight bytes of a parameter count at a storage dtype, and the dtype a config declares.
 - `classic`: LayerNorm decoders with biases and (for GPT-2/OPT) learned absolute positions: GPT-2, GPTBigCode, OPT, BLOOM, Falcon. All have plain (up/down) MLPs.
 - `convnets`: Staged image backbones: ResNet, ConvNeXt (v1, v2, DINOv3), Swin, SegFormer, MobileNetV2, EfficientNet, CvT, LeViT, MobileViT.

@@ -438,15 +438,8 @@ TEXT_FAMILIES: dict[str, Family] = {
 }
 """A VLM's text model_type -> the decoder family whose layout it has (checked against transformers 5.25)."""
 
-def _phi4_multimodal(config: Mapping[str, object], parts: PartList) -> None:
-    parts.fail("model", "model_type 'phi4_multimodal' is not modelled: its text decoder carries a SigLIP image "
-                        "embedder and a Conformer audio encoder (embed_tokens_extend) whose layouts this counter does "
-                        "not describe")
-
-
 VLM_TOWER_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
     "idefics": count_idefics,
-    "phi4_multimodal": _phi4_multimodal,
     "qwen2_vl_vision": count_qwen2_vl_vision,
     "qwen2_5_vl_vision": count_qwen2_5_vl_vision,
     "qwen3_vl_vision": count_qwen3_vl_vision,
