@@ -30,7 +30,7 @@ EXACT = {
     # staged image backbones
     "resnet": 23_508_032, "convnext": 27_820_128, "convnextv2": 27_866_496, "dinov3_convnext": 27_820_128,
     "swin": 27_519_354, "donut-swin": 27_517_818, "segformer": 3_319_392, "mobilenet_v2": 2_223_872,
-    "efficientnet": 63_786_960, "mobilevit": 4_937_632, "cvt": 19_611_712, "levit": 8_442_400, "sam": 93_735_728, "sam2": 31_440_721, "sam2_video": 38_962_498,
+    "efficientnet": 63_786_960, "mobilevit": 4_937_632, "cvt": 19_611_712, "levit": 8_442_400, "rt_detr": 41_932_326, "sam": 93_735_728, "sam2": 31_440_721, "sam2_video": 38_962_498,
     # text encoders
     "albert": 222_595_584, "xlm": 667_088_896, "flaubert": 667_088_896, "modernbert": 149_014_272,
     "layoutlmv3": 125_326_208, "convbert": 105_680_520, "mobilebert": 24_844_544, "perceiver": 262_686_208,

@@ -4,7 +4,7 @@ tensor-parallel degrees. Standard library only; imports nothing else from neuron
 - `audio_lms`: Audio-language models (Qwen2-Audio, Qwen3-ASR, Phi-4-multimodal): an audio encoder, projectors and the text decoder.
 - `bytes`: Weight bytes of a parameter count at a storage dtype, and the dtype a config declares.
 - `classic`: LayerNorm decoders with biases and (for GPT-2/OPT) learned absolute positions: GPT-2, GPTBigCode, OPT, BLOOM, Falcon. All have plain (up/down) MLPs.
-- `convnets`: Staged image backbones: ResNet, ConvNeXt (v1, v2, DINOv3), Swin, SegFormer, MobileNetV2, EfficientNet, CvT, LeViT, MobileViT.
+- `convnets`: Staged image backbones: ResNet, ConvNeXt (v1, v2, DINOv3), Swin, SegFormer, MobileNetV2, EfficientNet, CvT, LeViT, MobileViT, and the RT-DETR detector.
 - `counts`: The result types: a count per part, each either a number or 'not counted' with the reason.
 - `decoder`: Pre-norm decoders with RMSNorm (Llama, Mistral, Qwen2/3, Gemma 1/2/3, Phi-3, DeepSeek V2/V3), dense or MoE.
 - `encoders`: Encoder-only models: BERT/RoBERTa, ViT, CLIP text and vision towers (post- or pre-LayerNorm, biased linears).

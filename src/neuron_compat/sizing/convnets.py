@@ -1,4 +1,5 @@
-"""Staged image backbones: ResNet, ConvNeXt (v1, v2, DINOv3), Swin (and Donut's Swin) and SegFormer. Each stage
+"""Staged image backbones: ResNet, ConvNeXt (v1, v2, DINOv3), Swin (and Donut's Swin), SegFormer, MobileNetV2,
+EfficientNet, CvT, LeViT, MobileViT, and the RT-DETR detector on its ResNet-D backbone. Each stage
 has its own width and depth (hidden_sizes / depths lists); counts follow transformers 5.25 for the bare model
 (BatchNorm and LayerNorm weights and biases counted, running statistics are buffers)."""
 
@@ -18,6 +19,7 @@ from neuron_compat.sizing.fields import (
     read_int,
     read_int_list,
     read_str,
+    sub_config,
 )
 from neuron_compat.sizing.vision_towers import image_sides
 
@@ -411,9 +413,115 @@ def count_mobilevit(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("model", model)
 
 
-def _rt_detr(config: Mapping[str, object], parts: PartList) -> None:
-    parts.fail("model", "model_type 'rt_detr' is not modelled: its ResNet-D backbone, hybrid CSP/RepVGG encoder and "
-                        "deformable-attention decoder are not described by these counters")
+def _rt_detr_backbone(backbone: Mapping[str, object], frozen: bool) -> tuple[int, list[int]]:
+    """RT-DETR's ResNet-D backbone (bias-free convolutions; BatchNorms frozen into buffers when
+    freeze_backbone_batch_norms): a three-convolution stem and ResNet stages whose strided shortcuts average-pool
+    first. Returns the count and the channels of the stages it outputs (out_indices)."""
+    norm = 0 if frozen else 2
+    kind = read_str(backbone, "layer_type") or "bottleneck"
+    if kind not in ("bottleneck", "basic"):
+        raise FieldError(f"backbone_config.layer_type {kind!r} is neither 'basic' nor 'bottleneck'")
+    widths, depths = _stages(backbone, "hidden_sizes", "depths")
+    stem = read_int(backbone, "embedding_size", default=64)
+    half = stem // 2
+    total = read_int(backbone, "num_channels", default=3) * half * 9 + half * half * 9 + half * stem * 9 \
+        + norm * (2 * half + stem)
+
+    def conv(fan_in: int, fan_out: int, kernel: int) -> int:
+        return fan_in * fan_out * kernel * kernel + norm * fan_out
+
+    previous = stem
+    for index, (width, depth) in enumerate(zip(widths, depths, strict=True)):
+        stride = 1 if index == 0 and not read_bool(backbone, "downsample_in_first_stage", False) else 2
+        for layer in range(depth):
+            fan_in = previous if layer == 0 else width
+            if kind == "bottleneck":
+                inner = width // 4
+                shortcut = layer == 0 and (fan_in != width or stride != 1)
+                total += conv(fan_in, inner, 1) + conv(inner, inner, 3) + conv(inner, width, 1)
+            else:
+                shortcut = layer == 0
+                total += conv(fan_in, width, 3) + conv(width, width, 3)
+            total += conv(fan_in, width, 1) if shortcut else 0
+        previous = width
+    indices = read_int_list(backbone, "out_indices") or [2, 3, 4]
+    if any(not 1 <= index <= len(widths) for index in indices):
+        raise FieldError("backbone_config.out_indices names a stage the backbone does not have")
+    return total, [widths[index - 1] for index in indices]
+
+
+def count_rt_detr(config: Mapping[str, object], parts: PartList) -> None:
+    """RT-DETR (RTDetrModel): the ResNet-D backbone, input projections, the hybrid encoder (AIFI transformer layers on
+    encode_proj_layers, FPN and PAN paths of CSP blocks with RepVGG bottlenecks), the query-selection heads,
+    denoising class embeddings and the deformable-attention decoder; convolutions bias-free with BatchNorm."""
+    backbone = sub_config(config, "backbone_config")
+    if backbone is None:
+        parts.fail("backbone", "backbone_config is missing or not an object")
+        return
+    if read_str(backbone, "model_type") not in (None, "rt_detr_resnet"):
+        parts.fail("backbone", "backbone_config is not an rt_detr_resnet backbone: other backbones are not modelled")
+        return
+
+    def labels() -> int:
+        mapping = config.get("id2label")
+        return len(mapping) if isinstance(mapping, Mapping) and mapping else read_int(config, "num_labels", default=2)
+
+    def conv_bn(fan_in: int, fan_out: int, kernel: int) -> int:
+        return fan_in * fan_out * kernel * kernel + 2 * fan_out
+
+    def encoder() -> int:
+        hidden, inner = read_int(config, "encoder_hidden_dim"), read_int(config, "encoder_ffn_dim")
+        exact_div(hidden, read_int(config, "encoder_attention_heads"), "encoder_hidden_dim / encoder_attention_heads")
+        levels = len(read_int_list(config, "encoder_in_channels"))
+        if levels < 1:
+            raise FieldError("encoder_in_channels is not set")
+        layer = 4 * _linear(hidden, hidden) + 2 * hidden + _linear(hidden, inner) + _linear(inner, hidden) + 2 * hidden
+        aifi = len(read_int_list(config, "encode_proj_layers")) * read_int(config, "encoder_layers") * layer
+        expanded = int(hidden * _number(config, "hidden_expansion", 1.0))
+        if expanded < 1:
+            raise FieldError("hidden_expansion leaves no channels")
+        csp = 2 * conv_bn(2 * hidden, expanded, 1) + 3 * (conv_bn(expanded, expanded, 3) + conv_bn(expanded, expanded, 1))
+        csp += conv_bn(expanded, hidden, 1) if expanded != hidden else 0
+        return aifi + (levels - 1) * (conv_bn(hidden, hidden, 1) + csp + conv_bn(hidden, hidden, 3) + csp)
+
+    def decoder() -> int:
+        width, inner = read_int(config, "d_model"), read_int(config, "decoder_ffn_dim")
+        heads = read_int(config, "decoder_attention_heads")
+        exact_div(width, heads, "d_model / decoder_attention_heads")
+        samples = heads * read_int(config, "num_feature_levels") * read_int(config, "decoder_n_points", default=4)
+        layer = 4 * _linear(width, width) + 2 * width + _linear(width, 2 * samples) + _linear(width, samples) \
+            + 2 * _linear(width, width) + 2 * width + _linear(width, inner) + _linear(inner, width) + 2 * width
+        return read_int(config, "decoder_layers") * layer + _linear(4, 2 * width) + _linear(2 * width, width)
+
+    def heads() -> int:
+        width = read_int(config, "d_model")
+        total = (labels() + 1) * width if read_int(config, "num_denoising", minimum=0, default=100) > 0 else 0
+        total += read_int(config, "num_queries") * width if read_bool(config, "learn_initial_query", False) else 0
+        total += _linear(width, width) + 2 * width + _linear(width, labels())
+        return total + _linear(width, width) + _linear(width, width) + _linear(width, 4)
+
+    def projections() -> int:
+        hidden, width = read_int(config, "encoder_hidden_dim"), read_int(config, "d_model")
+        _, channels = _rt_detr_backbone(backbone, read_bool(config, "freeze_backbone_batch_norms", True))
+        total = sum(conv_bn(channel, hidden, 1) for channel in channels)
+        decoder_in = read_int_list(config, "decoder_in_channels")
+        if not decoder_in:
+            raise FieldError("decoder_in_channels is not set")
+        total += sum(width * channel + 2 * width for channel in decoder_in)
+        previous = decoder_in[-1]
+        for _ in range(read_int(config, "num_feature_levels") - len(decoder_in)):
+            total += conv_bn(previous, width, 3)
+            previous = width
+        return total
+
+    parts.add("backbone", lambda: _rt_detr_backbone(backbone, read_bool(config, "freeze_backbone_batch_norms",
+                                                                        True))[0])
+    parts.add("projections", projections)
+    parts.add("encoder", encoder)
+    parts.add("query_heads", heads)
+    parts.add("decoder", decoder)
+    parts.notes.append("counted as the bare model (RTDetrModel): the detection heads of RTDetrForObjectDetection are "
+                       "not counted")
 
 
 CONVNET_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = {
@@ -429,6 +537,6 @@ CONVNET_COUNTERS: dict[str, Callable[[Mapping[str, object], PartList], None]] = 
     "cvt": count_cvt,
     "levit": count_levit,
     "mobilevit": count_mobilevit,
-    "rt_detr": _rt_detr,
+    "rt_detr": count_rt_detr,
 }
 """model_type -> counter, for dispatch by sizing.models."""
