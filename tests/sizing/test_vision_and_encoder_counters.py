@@ -38,7 +38,7 @@ EXACT = {
     "sew": 93_196_416, "sew-d": 93_589_632, "speecht5": 151_165_056, "seamless_m4t": 1_370_531_840, "wav2vec2-conformer": 179_730_304, "wav2vec2-bert": 580_493_120,
     "qwen2_audio": 12_692_062_208, "qwen3_asr": 2_039_626_880, "phi4_multimodal": 5_308_268_992,
     # decoders
-    "mpt": 1_311_213_568,
+    "mpt": 1_311_213_568, "gemma3n_text": 6_835_235_568,
 }
 """model_type -> the parameter count transformers 5.25 builds on the meta device for its default configuration."""
 

@@ -9,6 +9,7 @@ tensor-parallel degrees. Standard library only; imports nothing else from neuron
 - `decoder`: Pre-norm decoders with RMSNorm (Llama, Mistral, Qwen2/3, Gemma 1/2/3, Phi-3, DeepSeek V2/V3), dense or MoE.
 - `encoders`: Encoder-only models: BERT/RoBERTa, ViT, CLIP text and vision towers (post- or pre-LayerNorm, biased linears).
 - `fields`: Reading size fields out of a config dict: integers only (no booleans, strings or fractions), within bounds.
+- `gemma3n`: Gemma 3n's text decoder: per-layer MLP widths, AltUp, LAuReL, per-layer input embeddings, KV sharing.
 - `kinds`: Model types the vision, encoder, convolutional and speech counters know that keep no KV cache.
 - `kv_cache`: KV-cache bytes per token: standard/GQA/MQA attention, DeepSeek MLA latent cache, sliding windows noted.
 - `linear_attention`: Qwen3.5's dense text decoder: Gated DeltaNet linear attention and gated full attention, per layer_types.

@@ -37,6 +37,7 @@ from neuron_compat.sizing.encoders import (
     count_vit,
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
+from neuron_compat.sizing.gemma3n import GEMMA3N_COUNTERS
 from neuron_compat.sizing.linear_attention import LINEAR_ATTENTION_COUNTERS
 from neuron_compat.sizing.mpt import MPT_COUNTERS
 from neuron_compat.sizing.segment_anything import SAM_COUNTERS
@@ -120,6 +121,7 @@ COUNTERS: dict[str, Counter] = {
     **AUDIO_LM_COUNTERS,
     **SAM_COUNTERS,
     **MPT_COUNTERS,
+    **GEMMA3N_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
