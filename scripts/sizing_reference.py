@@ -11,8 +11,9 @@ build (``DEFAULT_FILLS``), the field is filled by the stated rule and the report
 atomically and sorted (deterministic: no timings); ``tests/sizing/test_sizing_reference.py`` keeps the analytic
 count within 0.5% wherever the reference ran.
 
-The model class: the seq2seq head first (an encoder-decoder also has a decoder-only causal LM), then causal LM, image-text-to-text, masked LM, and the base model, so
-that an untied output head is counted as the sizing counts it.
+The model class: the seq2seq head first (an encoder-decoder also has a decoder-only causal LM), then image-text-to-text
+(a vision-language model also maps a text-only causal LM, which would leave its vision tower out), causal LM, masked
+LM, and the base model, so that an untied output head is counted as the sizing counts it.
 
 Needs the ``probe`` extra (CPU torch, transformers): ``pip install -e '.[probe]'``.
 
@@ -45,7 +46,7 @@ OUTPUT = REPO_ROOT / "registry" / "upstream" / "sizing-reference.yaml"
 TOLERANCE = 0.005
 """The largest relative deviation of the analytic count from the reference that still counts as agreeing."""
 TIMEOUT_S = 120
-HEADS = ("AutoModelForSeq2SeqLM", "AutoModelForSpeechSeq2Seq", "AutoModelForCausalLM", "AutoModelForImageTextToText",
+HEADS = ("AutoModelForSeq2SeqLM", "AutoModelForSpeechSeq2Seq", "AutoModelForImageTextToText", "AutoModelForCausalLM",
          "AutoModel")
 
 

@@ -20,6 +20,14 @@ def _encoder_layers(config: Mapping[str, object], qkv_bias: bool = True) -> int:
     return layers(config) * (attention + mlp + 2 * 2 * hidden)
 
 
+def _patch_grid(config: Mapping[str, object]) -> int:
+    """Patches per square image as transformers sizes the position table: (image_size // patch_size) ** 2."""
+    image, patch = read_int(config, "image_size"), read_int(config, "patch_size")
+    if patch > image:
+        raise FieldError(f"patch_size ({patch}) is larger than image_size ({image})")
+    return (image // patch) ** 2
+
+
 def count_bert(config: Mapping[str, object], parts: PartList) -> None:
     def hidden() -> int:
         return hidden_size(config)
@@ -45,8 +53,7 @@ def count_vit(config: Mapping[str, object], parts: PartList) -> None:
         return hidden_size(config)
 
     def patches() -> int:
-        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
-        return side * side
+        return _patch_grid(config)
 
     def patch() -> int:
         return read_int(config, "num_channels", default=3) * read_int(config, "patch_size") ** 2
@@ -69,8 +76,7 @@ def count_clip_vision(config: Mapping[str, object], parts: PartList) -> None:
         return hidden_size(config)
 
     def patches() -> int:
-        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
-        return side * side
+        return _patch_grid(config)
 
     parts.add("patch_embedding", lambda: read_int(config, "num_channels", default=3)
               * read_int(config, "patch_size") ** 2 * hidden())  # Conv2d without bias
@@ -199,8 +205,7 @@ def count_deit(config: Mapping[str, object], parts: PartList) -> None:
         return hidden_size(config)
 
     def patches() -> int:
-        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
-        return side * side
+        return _patch_grid(config)
 
     parts.add("patch_embedding", lambda: read_int(config, "num_channels", default=3)
               * read_int(config, "patch_size") ** 2 * hidden() + hidden())
@@ -220,8 +225,7 @@ def count_dinov2(config: Mapping[str, object], parts: PartList) -> None:
         return hidden_size(config)
 
     def patches() -> int:
-        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
-        return side * side
+        return _patch_grid(config)
 
     def layer() -> int:
         exact_div(hidden(), read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
@@ -248,8 +252,7 @@ def count_siglip_vision(config: Mapping[str, object], parts: PartList) -> None:
         return hidden_size(config)
 
     def patches() -> int:
-        side = exact_div(read_int(config, "image_size"), read_int(config, "patch_size"), "image_size / patch_size")
-        return side * side
+        return _patch_grid(config)
 
     def head() -> int:
         if not read_bool(config, "vision_use_head", True):

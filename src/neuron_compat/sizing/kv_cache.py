@@ -9,6 +9,7 @@ from fractions import Fraction
 from neuron_compat.sizing.bytes import DTYPE_BYTES, normalise_dtype
 from neuron_compat.sizing.encoders import SPEECH_ENCODERS
 from neuron_compat.sizing.fields import MAX_EXACT, FieldError, as_int, has, read_int, read_str, sub_config
+from neuron_compat.sizing.kinds import NO_KV_CACHE
 from neuron_compat.sizing.models import ATTENTION_FREE, ENCODERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS
 from neuron_compat.sizing.shapes import attention, layers
@@ -18,8 +19,8 @@ T5_LIKE = frozenset({"t5", "mt5", "umt5"})
 BART_LIKE = frozenset({*BART_VARIANTS, "whisper"})
 """Encoder-decoders whose decoder self-attention cache is counted (T5's heads x d_kv, else d_model wide)."""
 
-ENCODER_ONLY = ENCODERS | SPEECH_ENCODERS | {"vit", "clip", "clip_vision_model", "clip_text_model", "distilbert",
-                                          "electra", "mpnet", "deit", "dinov2"}
+ENCODER_ONLY = ENCODERS | SPEECH_ENCODERS | NO_KV_CACHE | {"vit", "clip", "clip_vision_model", "clip_text_model",
+                                                        "distilbert", "electra", "mpnet", "deit", "dinov2"}
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 
+from neuron_compat.sizing.audio_lms import AUDIO_LM_COUNTERS
 from neuron_compat.sizing.classic import (
     count_bloom,
     count_falcon,
@@ -17,6 +18,7 @@ from neuron_compat.sizing.classic import (
     count_opt,
     count_xglm,
 )
+from neuron_compat.sizing.convnets import CONVNET_COUNTERS
 from neuron_compat.sizing.counts import ParameterCount, Part, PartList
 from neuron_compat.sizing.decoder import FAMILIES, GATED_ACTIVATIONS, Family, count_decoder
 from neuron_compat.sizing.encoders import (
@@ -35,12 +37,18 @@ from neuron_compat.sizing.encoders import (
     count_vit,
 )
 from neuron_compat.sizing.fields import has, read_int, read_str, sub_config
+from neuron_compat.sizing.linear_attention import LINEAR_ATTENTION_COUNTERS
 from neuron_compat.sizing.moe_layouts import MOE_COUNTERS
 from neuron_compat.sizing.one_off_decoders import ONE_OFF_COUNTERS
 from neuron_compat.sizing.protein_encoders import count_esm
+from neuron_compat.sizing.segment_anything import SAM_COUNTERS
 from neuron_compat.sizing.seq2seq import BART_VARIANTS, count_bart, count_t5, count_whisper
 from neuron_compat.sizing.shapes import HEADS, HIDDEN, LAYERS, hidden_size
+from neuron_compat.sizing.speech import SPEECH_COUNTERS
 from neuron_compat.sizing.state_space import STATE_SPACE_COUNTERS
+from neuron_compat.sizing.text_encoders import TEXT_ENCODER_COUNTERS
+from neuron_compat.sizing.vision_towers import VISION_TOWER_COUNTERS
+from neuron_compat.sizing.vlm_towers import PROJECTORS, TOP_LEVEL_TIE, VLM_TOWER_COUNTERS
 
 ENCODERS = frozenset({"bert", "roberta", "xlm-roberta", "camembert"})
 ATTENTION_FREE = frozenset({"mamba", "mamba2", "rwkv", "rwkv5", "rwkv6"})
@@ -60,7 +68,8 @@ MAX_NESTING = 3
 GENERIC_FAMILY = Family(gated_mlp=False, tie_default=True)
 """The layout assumed for an unknown model_type (gated_mlp then follows its hidden_act)."""
 MULTIMODAL_DEFAULTS: dict[str, tuple[str, str]] = {"clip": ("clip_text_model", "clip_vision_model"),
-                                                   "siglip": ("siglip_text_model", "siglip_vision_model")}
+                                                   "siglip": ("siglip_text_model", "siglip_vision_model"),
+                                                   "siglip2": ("siglip2_text_model", "siglip2_vision_model")}
 """model_type -> the model_type its text_config and vision_config have when they name none."""
 
 
@@ -97,6 +106,7 @@ COUNTERS: dict[str, Counter] = {
     "dinov2": count_dinov2,
     "siglip_vision_model": count_siglip_vision,
     "siglip_text_model": count_siglip_text,
+    "siglip2_text_model": count_siglip_text,
     "clip_vision_model": count_clip_vision,
     "clip_text_model": count_clip_text,
     "t5": count_t5,
@@ -108,6 +118,14 @@ COUNTERS: dict[str, Counter] = {
     **STATE_SPACE_COUNTERS,
     **ONE_OFF_COUNTERS,
     "esm": count_esm,
+    **VISION_TOWER_COUNTERS,
+    **VLM_TOWER_COUNTERS,
+    **CONVNET_COUNTERS,
+    **LINEAR_ATTENTION_COUNTERS,
+    **TEXT_ENCODER_COUNTERS,
+    **SPEECH_COUNTERS,
+    **AUDIO_LM_COUNTERS,
+    **SAM_COUNTERS,
 }
 """model_type -> its counter, for the model types outside the RMSNorm decoder families."""
 
@@ -135,10 +153,9 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
         if sub is None:
             parts.fail(key.removesuffix("_config"), f"{key} is missing or not an object")
             continue
+        if key == "text_config" and model_type in TOP_LEVEL_TIE:  # the outer config ties the output head
+            sub = {**sub, "tie_word_embeddings": config.get("tie_word_embeddings") is True}
         sub_type = read_str(sub, "model_type") or default_type
-        if key == "text_config" and isinstance(config.get("tie_word_embeddings"), bool):
-            # the LM head belongs to the outer model: transformers ties it per the outer config's flag
-            sub = {**sub, "tie_word_embeddings": config["tie_word_embeddings"]}
         prefix = key.removesuffix("_config") + "."
         sub_parts = PartList(prefix)
         if sub_type is None:
@@ -149,7 +166,7 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
     text, vision = sub_config(config, "text_config"), sub_config(config, "vision_config")
     if text is None or vision is None:
         return
-    if model_type == "siglip":
+    if model_type in ("siglip", "siglip2"):
         parts.add("projections", lambda: 2)  # logit_scale and logit_bias
     elif model_type == "gemma3":  # mm_input_projection_weight and mm_soft_emb_norm (an RMSNorm)
         parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(vision))
@@ -163,6 +180,8 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
         parts.add("projector", lambda: hidden_size(vision) * hidden_size(text) + hidden_size(text)
                   + hidden_size(text) * hidden_size(text) + hidden_size(text)
                   + (hidden_size(text) if model_type == "llava_next" else 0))
+    elif model_type in PROJECTORS:
+        parts.add("projector", lambda: PROJECTORS[model_type or ""](config, text, vision))
     else:
         parts.fail("projector", f"the vision-to-text connector of model_type {model_type!r} is not modelled")
 
