@@ -115,6 +115,7 @@ self.onmessage = async function (event) {
   var post = function (line) { self.postMessage({ id: message.id, progress: line }); };
   try {
     if (!ready) ready = boot(message.runtime, post).catch(function (error) { ready = null; throw error; });
+    if (message.kind === "warm") { ready.catch(function () {}); return; }  // the question follows; it reports a failure
     var pyodide = await ready;
     var started = performance.now();
     var answer;

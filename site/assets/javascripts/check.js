@@ -34,30 +34,39 @@
     return new URL(path, script ? script.src : document.baseURI).href;
   }
 
-  /* The worker: one at a time, started on the first question, stopped (and forgotten) when it overruns. */
+  /* The worker: one at a time, started when a question is typed or asked, stopped (and forgotten) when it overruns. */
   var worker = null, booted = false, pending = null, counter = 0;
+
+  function startWorker() {
+    worker = new Worker(assetUrl("check-worker.js"), { type: "module" });
+    booted = false;
+    worker.onmessage = function (event) {
+      var data = event.data;
+      if (!pending || data.id !== pending.id) return;
+      if (data.progress) { pending.onProgress(data.progress); return; }
+      var done = pending;
+      pending = null;
+      clearTimeout(done.timer);
+      if (data.failure) done.reject(new Error(data.failure));
+      else { booted = true; done.resolve(data.result); }
+    };
+    worker.onerror = function (event) {
+      event.preventDefault();
+      stop("the Python worker failed (" + (event.message || "no message") + ")");
+    };
+  }
+
+  // Python starts loading once the visitor types or pastes a question (never on page load).
+  function warm(runtime) {
+    if (worker || !runtime) return;
+    startWorker();
+    worker.postMessage({ id: 0, kind: "warm", runtime: runtime });
+  }
 
   function ask(message, runtime, onProgress) {
     return new Promise(function (resolve, reject) {
       if (pending) { reject(new Error("still answering the previous question")); return; }
-      if (!worker) {
-        worker = new Worker(assetUrl("check-worker.js"), { type: "module" });
-        booted = false;
-        worker.onmessage = function (event) {
-          var data = event.data;
-          if (!pending || data.id !== pending.id) return;
-          if (data.progress) { pending.onProgress(data.progress); return; }
-          var done = pending;
-          pending = null;
-          clearTimeout(done.timer);
-          if (data.failure) done.reject(new Error(data.failure));
-          else { booted = true; done.resolve(data.result); }
-        };
-        worker.onerror = function (event) {
-          event.preventDefault();
-          stop("the Python worker failed (" + (event.message || "no message") + ")");
-        };
-      }
+      if (!worker) startWorker();
       var container = document.getElementById("nc-check");
       var limit = Number(container && container.getAttribute("data-limit-ms")) || (booted ? ANSWER_LIMIT_MS : LOAD_LIMIT_MS);
       counter += 1;
@@ -180,10 +189,11 @@
       event.preventDefault();
       run(fetchedId);
     });
-    textarea.addEventListener("input", function () { fetchedId = null; });
+    textarea.addEventListener("input", function () { fetchedId = null; warm(runtime); });
 
     var explainForm = container.querySelector("#nc-explain-form");
     if (explainForm) {
+      container.querySelector("#nc-explain-text").addEventListener("input", function () { warm(runtime); });
       explainForm.addEventListener("submit", function (event) {
         event.preventDefault();
         var out = container.querySelector("#nc-explain-result");
