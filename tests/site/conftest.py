@@ -45,7 +45,7 @@ def real_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory, req
     if site_registry == (REPO / "registry").resolve():
         return Path(request.getfixturevalue("built_site"))
     output = tmp_path_factory.mktemp("real-site") / "out"
-    result = build_site(REPO / "registry", output)
+    result = build_site(REPO / "registry", output, pyodide=available_pyodide())
     assert result.returncode == 0, result.stderr[-3000:]
     return output
 

@@ -1,12 +1,14 @@
 """The one answer in a real chromium: for five families of the real registry, the families index ("Answer today"),
-the matrix's default view (today's answer, drawn from api/matrix.json) and the family page's answer table show
-what views.answer gives, per workload x hardware: the same stack and status.
+the matrix's default view (today's answer, drawn from api/matrix.json), the family page's answer table and the
+check page (a config of the family pasted) show what views.answer gives, per workload x hardware: the same stack
+and status.
 
 The site of the real registry is the session's `real_site` (conftest.py), built once.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,6 @@ pytestmark = pytest.mark.browser
 
 REGISTRY = Path(__file__).resolve().parents[2] / "registry"
 FAMILIES = ("bert", "whisper", "mixtral", "llama", "qwen3")
-CLAIMS = {"supported", "partial", "ended"}
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +66,31 @@ def test_the_five_families_answer_alike_on_the_index_the_matrix_and_their_page(
             f"tr.nc-row[data-family='{family_id}'][data-role=answer]",
             "rows => rows.map(r => [r.dataset.workload, r.dataset.hardware, r.dataset.stack, r.dataset.status])")
         assert [tuple(row) for row in drawn] == answers, family_id
-        # only rows with a claim: the answers that say the model runs (or ran), and nothing else
+        # only rows with a statement (the default): the answers a stack's statement gives, none of "no stack says"
         page.goto(base + f"matrix/?q={family_id}&with_data=1")
         page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
         claimed = page.eval_on_selector_all(
             f"tr.nc-row[data-family='{family_id}'][data-role=answer]",
             "rows => rows.map(r => [r.dataset.workload, r.dataset.hardware, r.dataset.stack, r.dataset.status])")
-        assert [tuple(row) for row in claimed] == [a for a in answers if a[3] in CLAIMS], family_id
+        assert [tuple(row) for row in claimed] == [a for a in answers if a[2]], family_id
+
+
+def test_the_check_page_gives_the_five_families_the_same_answers(
+        site_page, serve, real_site: Path, registry: Any, expected: dict[str, Any]) -> None:
+    from engine_build import pyodide_dir
+    from test_surface_agreement import _config
+
+    pyodide_dir()  # the page answers with its Python runtime, served from the site (skipped locally without it)
+    page = site_page
+    page.goto(serve(real_site) + "check/")
+    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
+    for family_id, (status, answers) in expected.items():
+        page.fill("#nc-check-config", json.dumps(_config(registry.family_by_id[family_id])))
+        page.evaluate("document.getElementById('nc-check-result').removeAttribute('data-status')")
+        page.click("#nc-check-run")
+        page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", state="attached",
+                               timeout=120_000)  # Python loads on the first answer
+        verdict = json.loads(page.locator("#nc-check-result details pre").text_content())
+        shown = [(r["workload"], r["hardware"], r["stack"] or "", r["status"]) for r in verdict["recommendations"]]
+        assert shown == answers, family_id
+        assert verdict["status"] == (status if status != "none" else "unknown"), family_id
