@@ -227,6 +227,24 @@ def count_ernie4_5_moe(config: Mapping[str, object], parts: PartList) -> None:
     lm_head_part(config, parts, True, bias=lm_bias)
 
 
+def _routed_and_shared(config: Mapping[str, object], parts: PartList, attention: Callable[[], int],
+                       dense_mlps: Callable[[], int], moe_layers: Callable[[], int]) -> None:
+    """DeepSeek's MoE layout as GLM-4 MoE and the DSA models keep it: embeddings, attention, the dense layers' MLPs,
+    on each MoE layer n_routed_experts experts of moe_intermediate_size, n_shared_experts shared ones (one MLP of
+    their summed width) and a bias-free router, two RMSNorms a layer and an untied head by default."""
+    _embeddings_and_final(config, parts)
+    parts.add("attention", attention)
+    parts.add("mlp", dense_mlps)
+    parts.add("experts", lambda: moe_layers() * experts(read_int(config, "n_routed_experts"), hidden_size(config),
+                                                        read_int(config, "moe_intermediate_size")))
+    parts.add("shared_experts", lambda: moe_layers() * gated_mlp(
+        hidden_size(config), read_int(config, "moe_intermediate_size")
+        * read_int(config, "n_shared_experts", minimum=0, default=1)))
+    parts.add("router", lambda: moe_layers() * read_int(config, "n_routed_experts") * hidden_size(config))
+    parts.add("norms", lambda: _rms_norms(config, 2))
+    lm_head_part(config, parts, False)
+
+
 def count_glm4_moe(config: Mapping[str, object], parts: PartList) -> None:
     """GLM-4 MoE: q/k/v biases with attention_bias (o_proj never), q_norm/k_norm over head_dim with use_qk_norm,
     the first first_k_dense_replace layers dense, the rest routed experts plus n_shared_experts shared. Without
@@ -245,17 +263,8 @@ def count_glm4_moe(config: Mapping[str, object], parts: PartList) -> None:
     def moe_layers() -> int:
         return layers(config) - dense_layers()
 
-    _embeddings_and_final(config, parts)
-    parts.add("attention", attn)
-    parts.add("mlp", lambda: dense_layers() * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")))
-    parts.add("experts", lambda: moe_layers() * experts(read_int(config, "n_routed_experts"), hidden_size(config),
-                                                        read_int(config, "moe_intermediate_size")))
-    parts.add("shared_experts", lambda: moe_layers() * gated_mlp(
-        hidden_size(config), read_int(config, "moe_intermediate_size")
-        * read_int(config, "n_shared_experts", minimum=0, default=1)))
-    parts.add("router", lambda: moe_layers() * read_int(config, "n_routed_experts") * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
-    lm_head_part(config, parts, False)
+    _routed_and_shared(config, parts, attn, lambda: dense_layers() * gated_mlp(
+        hidden_size(config), read_int(config, "intermediate_size")), moe_layers)
 
 
 def count_gpt_oss(config: Mapping[str, object], parts: PartList) -> None:
@@ -413,17 +422,7 @@ def count_dsa(config: Mapping[str, object], parts: PartList) -> None:
         rest = layers(config) - moe()
         return rest * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")) if rest else 0
 
-    _embeddings_and_final(config, parts)
-    parts.add("attention", attn)
-    parts.add("mlp", dense)
-    parts.add("experts", lambda: moe() * experts(read_int(config, "n_routed_experts"), hidden_size(config),
-                                                 read_int(config, "moe_intermediate_size")))
-    parts.add("shared_experts", lambda: moe() * gated_mlp(
-        hidden_size(config), read_int(config, "moe_intermediate_size")
-        * read_int(config, "n_shared_experts", minimum=0, default=1)))
-    parts.add("router", lambda: moe() * read_int(config, "n_routed_experts") * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
-    lm_head_part(config, parts, False)
+    _routed_and_shared(config, parts, attn, dense, moe)
 
 
 def count_qwen3_vl_moe_text(config: Mapping[str, object], parts: PartList) -> None:
