@@ -25,6 +25,10 @@ class HarvestError(Exception):
     """The mirror cannot be read at the revision (one line for the person running the script)."""
 
 
+class OutputTooLarge(HarvestError):
+    """A git output (a page, a listing) over the cap: not read, and said so."""
+
+
 READ_CAP = 8 * 1024 * 1024
 """The most a harvest reads of one git output (a file at a revision, a listing): a source file larger than this is
 refused (HarvestError), never read whole into memory."""
@@ -45,8 +49,8 @@ def git(mirror: Path, *args: str, cap: int | None = None) -> str:
         if len(data) > cap:
             process.kill()
             process.wait()
-            raise HarvestError(f"git {' '.join(args[:2])}: the output is larger than {cap // (1024 * 1024)} MiB, "
-                               "not read")
+            raise OutputTooLarge(f"git {' '.join(args[:2])}: the output is larger than {cap // (1024 * 1024)} MiB, "
+                                 "not read")
         error = process.stderr.read(64 * 1024)
         status = process.wait()
     if status != 0:

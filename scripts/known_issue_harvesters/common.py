@@ -3,7 +3,7 @@ line (--mirror, --revision, --output, --check), reStructuredText headings and bu
 Markdown, error-code and phrase extraction, validation of each entry against the contract (an entry the contract
 refuses goes to `not_recorded` with the reason), and writing (or checking) the harvested file.
 
-Imports only the package's contract and safeio."""
+Imports only the package's contract and safeio, and the bounded git reader of scripts/harvesters."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import argparse
 import datetime as dt
 import hashlib
 import re
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from harvesters import harvest_script
+from harvesters.harvest_script import HarvestError
 from pydantic import ValidationError
 
 from neuron_compat.contract.known_issues import ERROR_CODE_PATTERN, KnownIssue, KnownIssuesFile
@@ -35,32 +36,10 @@ ALL_NEURONX_STACKS = ("torch-neuronx", "torchneuron", "nxd-inference", "nxd-trai
 HARDWARE_WORDS = {"inf1": "inf1", "inf2": "inf2", "trn1": "trn1", "trn1n": "trn1", "trn2": "trn2", "trn3": "trn3"}
 
 
-class HarvestError(Exception):
-    """The mirror cannot be read at the revision (one line)."""
-
-
-class PageTooLarge(HarvestError):
-    """A page over MAX_GIT_OUTPUT bytes."""
-
-
 def git(mirror: Path, *args: str, limit: int = MAX_GIT_OUTPUT) -> str:
-    """`git --git-dir=<mirror> <args>`'s output, at most `limit` bytes (more: PageTooLarge), decoded leniently."""
-    try:
-        process = subprocess.Popen(["git", f"--git-dir={mirror}", *args], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE)
-    except FileNotFoundError:
-        raise HarvestError("git is not installed") from None
-    assert process.stdout is not None and process.stderr is not None
-    data = process.stdout.read(limit + 1)
-    if len(data) > limit:
-        process.kill()
-        process.wait()
-        raise PageTooLarge(f"more than {limit} bytes")
-    error = process.stderr.read(64 * 1024)
-    if process.wait() != 0:
-        message = " ".join(error.decode("utf-8", "replace").split()) or f"exit status {process.returncode}"
-        raise HarvestError(f"git {' '.join(args[:2])} failed: {message}")
-    return data.decode("utf-8", errors="replace")
+    """`git --git-dir=<mirror> <args>`'s output, at most `limit` bytes (more: OutputTooLarge), decoded leniently:
+    the configuration harvesters' bounded reader."""
+    return harvest_script.git(mirror, *args, cap=limit)
 
 
 def files_at(mirror: Path, revision: str, *paths: str) -> list[str]:

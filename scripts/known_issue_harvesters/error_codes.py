@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from harvesters.harvest_script import HarvestError
+
 from known_issue_harvesters.common import (
     ALL_NEURONX_STACKS,
     Harvested,
-    HarvestError,
     docs_url,
     file_url,
     files_at,

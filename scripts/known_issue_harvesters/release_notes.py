@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harvesters.harvest_script import HarvestError
+
 from known_issue_harvesters.common import (
     ALL_NEURONX_STACKS,
     Harvested,
-    HarvestError,
     bullet_items,
     codes_in,
     docs_url,

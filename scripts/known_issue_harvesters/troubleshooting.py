@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from harvesters.harvest_script import HarvestError, OutputTooLarge
+
 from known_issue_harvesters.common import (
     ALL_NEURONX_STACKS,
     Harvested,
-    HarvestError,
-    PageTooLarge,
     codes_in,
     docs_url,
     file_url,
@@ -161,7 +161,7 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, a
             continue
         try:
             sections = read_page(path, page_at(mirror, revision, path))
-        except (PageTooLarge, HarvestError) as error:
+        except (OutputTooLarge, HarvestError) as error:
             result.not_recorded.append({"path": path, "reason": str(error)})
             continue
         for section in sections:
