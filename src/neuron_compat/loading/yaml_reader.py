@@ -127,6 +127,7 @@ _PLAIN_TAGS: dict[str, str] = {}
 """Plain scalar text -> the tag `_FastLoader`'s implicit resolvers give it (filled as files are read)."""
 _PLAIN_TAGS_MAX, _PLAIN_TEXT_MAX = 8192, 64
 _STR_TAG, _SEQ_TAG, _MAP_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_BASE_RESOLVE: Any = yaml.resolver.BaseResolver.resolve
 
 
 def _resolve(self: _FastLoader, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
@@ -143,7 +144,7 @@ def _resolve(self: _FastLoader, kind: type[yaml.Node], value: Any, implicit: tup
             return _STR_TAG
         tag = _PLAIN_TAGS.get(value)
         if tag is None:
-            tag = yaml.resolver.BaseResolver.resolve(self, kind, value, implicit)
+            tag = _BASE_RESOLVE(self, kind, value, implicit)
             if len(value) <= _PLAIN_TEXT_MAX:
                 if len(_PLAIN_TAGS) >= _PLAIN_TAGS_MAX:  # bounded: start again, keeping what the files read now use
                     _PLAIN_TAGS.clear()
