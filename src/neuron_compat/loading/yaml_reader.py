@@ -139,6 +139,8 @@ def _resolve(self: _FastLoader, kind: type[yaml.Node], value: Any, implicit: tup
     (none are added here) the tag depends only on the kind and, for a plain scalar, on its text, so the answer
     is the same; quoted scalars are text, collections maps and lists.
     """
+    if self.yaml_implicit_resolvers is not _FAST_RESOLVERS or self.yaml_path_resolvers:  # a subclass with its own
+        return str(_BASE_RESOLVE(self, kind, value, implicit))
     if kind is yaml.ScalarNode:
         if not implicit[0]:
             return _STR_TAG
@@ -153,7 +155,7 @@ def _resolve(self: _FastLoader, kind: type[yaml.Node], value: Any, implicit: tup
     return _SEQ_TAG if kind is yaml.SequenceNode else _MAP_TAG
 
 
-assert not _FastLoader.yaml_path_resolvers, "the remembered tags assume no path resolvers"
+_FAST_RESOLVERS = _FastLoader.yaml_implicit_resolvers
 _FastLoader.resolve = _resolve  # type: ignore[assignment,method-assign]
 
 
