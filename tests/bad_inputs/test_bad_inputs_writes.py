@@ -19,7 +19,7 @@ import pytest
 from corpus import FIXTURE
 
 TIMEOUT = 120
-EVIDENCE = ["--stack", "nxd-inference", "--release", "2.22.0", "--instance", "trn1.32xlarge"]
+EVIDENCE = ["--stack", "nxd-inference", "--release", "2.22.0", "--hardware", "trn1"]
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -93,7 +93,7 @@ def test_export_writes_through_a_symlink_and_new_files_get_the_umask_mode(tmp_pa
 def test_a_failed_add_evidence_changes_nothing(tmp_path: Path) -> None:
     registry = registry_copy(tmp_path)
     before = {p: p.read_bytes() for p in registry.rglob("*") if p.is_file()}
-    result = cli("add-evidence", "llama", *EVIDENCE[:2], "--release", "9.9.9", "--instance", "trn1.32xlarge",
+    result = cli("add-evidence", "llama", *EVIDENCE[:2], "--release", "9.9.9", "--hardware", "trn1",
                  "--url", "https://example.com/x", "--registry", str(registry), cwd=tmp_path)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert {p: p.read_bytes() for p in registry.rglob("*") if p.is_file()} == before

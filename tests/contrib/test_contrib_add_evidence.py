@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 from pathlib import Path
 
+import pytest
+import yaml
 from contrib_helpers import REPO, diff_lines, run_cli
+
+from neuron_compat.cli import main
 
 RUN = ["--url", "https://example.com/runs/42.log", "--by", "alice", "--verified", "2026-12-03"]
 
@@ -207,7 +213,7 @@ def test_unknown_release_and_bad_values_are_refused_with_the_choices(registry: P
     result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference",
                      "--release", "2.22.0", "--instance", "g5.xlarge", *RUN, cwd=registry.parent)
     assert result.returncode == 2
-    assert "not an Inferentia/Trainium instance type" in result.stderr
+    assert "error: --instance g5.xlarge: not in instances.yaml (" in result.stderr
     assert path.read_text() == text
 
 
@@ -277,3 +283,101 @@ def test_a_new_family_on_optimum_neuron_is_refused_at_its_own_file_in_plain_word
         "snapshot with scripts/snapshot_optimum_neuron.py if a newer optimum-neuron does)",
         "the edit would leave 1 problem(s); registry/families/jetmoe.yaml not changed",
     ]
+
+
+# --- --instance: instances.yaml is the one instance-to-hardware mapping -----------------------------------------
+
+ADD = ["add-evidence", "llama", "--stack", "nxd-inference", "--release", "2.22.0", *RUN]
+
+
+def _instances(registry: Path) -> dict[str, str]:
+    data = yaml.safe_load((registry / "instances.yaml").read_text(encoding="utf-8"))
+    return {entry["name"]: entry["hardware"] for entry in data["instances"]}
+
+
+def test_every_instance_of_instances_yaml_sets_the_hardware_it_lists(registry: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Including the names a pattern on the name gets wrong or refuses (trn1n, trn2u): the file decides."""
+    instances = _instances(registry)
+    assert {"trn1n.32xlarge", "trn2u.48xlarge", "inf2.xlarge"} <= set(instances)
+    for name, hardware in instances.items():
+        code = main([*ADD, "--registry", str(registry), "--instance", name, "--hardware", hardware, "--dry-run"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        assert f"+        instance: {name}\n" in out
+        other = next(h for h in ("inf2", "trn1", "trn2") if h != hardware)
+        assert main([*ADD, "--registry", str(registry), "--instance", name, "--hardware", other]) == 2
+        assert capsys.readouterr().err == (f"error: --hardware {other} does not match --instance {name} "
+                                           f"(instances.yaml: {hardware})\n")
+    code = main([*ADD, "--registry", str(registry), "--instance", "inf2.xlarge", "--dry-run"])
+    assert code == 0  # the fixture's llama has no nxd-inference statement on inf2: a new one, on inf2
+    assert "added a supported statement for nxd-inference / inference on inf2" in capsys.readouterr().out
+
+
+def test_an_instance_instances_yaml_maps_elsewhere_is_recorded_on_that_hardware(
+        registry: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The edited instances.yaml decides: an instance whose name reads like trn2 but is listed as trn1."""
+    path = registry / "instances.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("- name: trn1n.32xlarge", "- name: trn2n.32xlarge"),
+                    encoding="utf-8")
+    assert main([*ADD, "--registry", str(registry), "--instance", "trn2n.32xlarge", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "support[0] (nxd-inference / inference on trn1, trn2" in out  # listed as trn1: the trn1 statement
+    assert main([*ADD, "--registry", str(registry), "--instance", "trn2n.32xlarge", "--hardware", "trn2"]) == 2
+    assert capsys.readouterr().err == ("error: --hardware trn2 does not match --instance trn2n.32xlarge "
+                                       "(instances.yaml: trn1)\n")
+
+
+@pytest.mark.parametrize(("instance", "hint"), [
+    ("trn2.64xlarge", "did you mean 'trn2.48xlarge'? "),  # read as trn2 by a name pattern, but no such size
+    ("trn3.48xlarge", "did you mean 'trn2.48xlarge'? "),  # trn3 has no instance sizes in the docs
+    ("TRN1N.32XLARGE", "did you mean 'trn1n.32xlarge'? "),  # names are matched exactly, as `check` matches them
+    ("inf1.xlarge", "did you mean 'inf2.xlarge'? "),
+    ("my-laptop", ""),
+])
+def test_an_instance_instances_yaml_does_not_list_is_one_line_and_exit_2(
+        registry: Path, capsys: pytest.CaptureFixture[str], instance: str, hint: str) -> None:
+    before = (registry / "families" / "llama.yaml").read_bytes()
+    assert main([*ADD, "--registry", str(registry), "--instance", instance]) == 2
+    captured = capsys.readouterr()
+    known = ", ".join(_instances(registry))
+    assert captured.err == f"error: --instance {instance}: not in instances.yaml ({hint}known: {known})\n"
+    assert captured.out == ""
+    assert (registry / "families" / "llama.yaml").read_bytes() == before
+
+
+def test_without_instances_yaml_an_instance_cannot_set_the_hardware(registry: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    (registry / "instances.yaml").unlink()
+    assert main([*ADD, "--registry", str(registry), "--instance", "trn1.32xlarge"]) == 2
+    assert capsys.readouterr().err == ("error: --instance trn1.32xlarge: this registry has no instances.yaml to look "
+                                       "it up in; give --hardware instead\n")
+    assert main([*ADD, "--registry", str(registry), "--hardware", "trn1", "--dry-run"]) == 0
+
+
+def test_a_broken_instances_yaml_is_a_registry_problem(registry: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (registry / "instances.yaml").write_text("generations: 3\n", encoding="utf-8")
+    assert main([*ADD, "--registry", str(registry), "--instance", "trn1.32xlarge"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"{registry / 'instances.yaml'}:1:") or "instances.yaml:1:" in err[0]
+    assert err[-1].endswith("instances.yaml has problems; fix them first (neuron-compat validate), then add the "
+                            "evidence")
+    assert "Traceback" not in "\n".join(err)
+
+
+def test_no_module_maps_an_instance_name_with_a_pattern() -> None:
+    """instances.yaml is the one mapping: no source file compiles or applies a pattern that reads a generation out
+    of an instance name (trn..., inf2...; YAML's `.inf` float is not one), and add-evidence reads instances.yaml
+    through the loader."""
+    pattern_calls = {"compile", "match", "fullmatch", "search", "findall", "finditer", "sub", "split"}
+    offenders = []
+    for path in sorted((REPO / "src" / "neuron_compat").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in pattern_calls and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                    and re.search(r"trn|inf[0-9\\\[(]", node.args[0].value, re.IGNORECASE)):
+                offenders.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert offenders == []
+    source = (REPO / "src" / "neuron_compat" / "commands" / "add_evidence.py").read_text(encoding="utf-8")
+    assert "load_instances" in source

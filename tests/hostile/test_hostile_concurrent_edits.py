@@ -25,7 +25,7 @@ from neuron_compat import cli
 from neuron_compat.contributing import registry_lock
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "registry"
-ADD = ["add-evidence", "llama", "--stack", "nxd-inference", "--release", "2.22.0", "--instance", "trn1.32xlarge",
+ADD = ["add-evidence", "llama", "--stack", "nxd-inference", "--release", "2.22.0", "--hardware", "trn1",
        "--registry", "registry"]
 CHANGED = ("error: registry/families/llama.yaml changed while add-evidence ran (saved by another program?); "
            "nothing written: run it again")

@@ -45,7 +45,6 @@ def _choices(values: list[str] | None, allowed: list[str], option: str) -> tuple
 
 
 def run(args: argparse.Namespace) -> int:
-    from neuron_compat.contributing.evidence_edit import hardware_of_instance
     from neuron_compat.contributing.new_family import ScaffoldError, check_family_id
     from neuron_compat.loading.yaml_reader import display_path
 
@@ -54,15 +53,7 @@ def run(args: argparse.Namespace) -> int:
         check_family_id(args.family)  # `new`'s rule: an id like ../stacks would name another registry file
         dtypes = _choices(args.dtype, [d.value for d in Dtype], "--dtype")
         attention = _choices(args.attention, [a.value for a in Attention], "--attention")
-        hardware = args.hardware
-        from_instance = hardware_of_instance(args.instance) if args.instance else None
-        if args.instance and from_instance is None:
-            raise _UsageError(f"--instance {args.instance}: not an Inferentia/Trainium instance type "
-                              "(e.g. inf2.xlarge, trn1.32xlarge, trn2.48xlarge)")
-        if hardware and from_instance and hardware != from_instance:
-            raise _UsageError(f"--hardware {hardware} does not match --instance {args.instance} ({from_instance})")
-        hardware = hardware or from_instance
-        if hardware is None:
+        if args.instance is None and args.hardware is None:
             raise _UsageError("give --instance (e.g. trn2.48xlarge) or --hardware (inf2, trn1, trn2, ...)")
         if not args.url.startswith("https://"):
             raise _UsageError(f"--url {args.url}: must be an https:// link to the log, gist, notebook or page")
@@ -75,10 +66,44 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         with registry_locked(root):  # read, validate and write as one step: concurrent runs take turns
+            hardware = _hardware(args, root)
+            if isinstance(hardware, int):
+                return hardware
             return _record(args, root, dtypes, attention, hardware)
     except RegistryLockError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_PROBLEMS
+
+
+def _hardware(args: argparse.Namespace, root: Path) -> str | int:
+    """The run's hardware: --hardware, or what instances.yaml says --instance is (the mapping `check` reads too).
+
+    An instance instances.yaml does not list, or one whose hardware is not --hardware, is a bad option (exit 2);
+    a broken instances.yaml is a registry problem (exit 1).
+    """
+    from neuron_compat.contributing.evidence_edit import UnknownInstance, hardware_of_instance
+    from neuron_compat.loading.loader import INSTANCES_FILE, load_instances
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.loading.yaml_reader import display_path
+
+    if args.instance is None:
+        return str(args.hardware)
+    instances, problems = load_instances(root)
+    if problems:
+        print(render_problems(problems, "text"), file=sys.stderr)
+        print(f"error: {display_path(root / INSTANCES_FILE)} has problems; fix them first (neuron-compat validate), "
+              "then add the evidence", file=sys.stderr)
+        return EXIT_PROBLEMS
+    try:
+        hardware = hardware_of_instance(instances, args.instance)
+    except UnknownInstance as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.hardware is not None and args.hardware != hardware:
+        print(f"error: --hardware {args.hardware} does not match --instance {args.instance} (instances.yaml: "
+              f"{hardware})", file=sys.stderr)
+        return EXIT_USAGE
+    return hardware
 
 
 def _record(args: argparse.Namespace, root: Path, dtypes: tuple[str, ...], attention: tuple[str, ...],
@@ -184,7 +209,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--stack", required=True, help="stack id from stacks.yaml, e.g. optimum-neuron")
     parser.add_argument("--workload", choices=[w.value for w in Workload], default="inference")
     parser.add_argument("--release", required=True, metavar="VERSION", help="Neuron SDK release used, e.g. 2.21.0")
-    parser.add_argument("--instance", help="instance type used, e.g. trn2.48xlarge (sets the hardware)")
+    parser.add_argument("--instance", help="instance type used, a name from registry/instances.yaml, e.g. trn2.48xlarge "
+                        "(sets the hardware instances.yaml gives it)")
     parser.add_argument("--hardware", choices=[h.value for h in Hardware], help="hardware, when no --instance is given")
     parser.add_argument("--dtype", action="append", metavar="DTYPE", help="dtype(s) used: bf16, fp16, fp8, ... (repeatable or comma list)")
     parser.add_argument("--attention", action="append", metavar="IMPL",

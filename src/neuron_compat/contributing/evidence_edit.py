@@ -18,14 +18,14 @@ of everything else stay as they were. The full validator checks the result befor
 from __future__ import annotations
 
 import datetime as dt
-import re
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from neuron_compat.contract.models import Family, Stack, Statement
+from neuron_compat.contract.models import Family, InstancesFile, Stack, Statement
 from neuron_compat.contract.versions import version_key
 from neuron_compat.contract.vocabulary import SourceKind, Status
 from neuron_compat.contributing import roundtrip_style
@@ -36,7 +36,6 @@ from neuron_compat.views.at_release import covers
 # Field order of a statement in the schema: new keys go where a person would put them.
 STATEMENT_FIELDS = tuple(Statement.model_fields)
 _VERSION_FIELDS = {"since", "until", "stack_since", "stack_until", "release"}
-_INSTANCE_FAMILY = re.compile(r"^(inf|trn)(\d+)[a-z]*\.", re.IGNORECASE)
 
 
 class EvidenceError(ValueError):
@@ -47,10 +46,27 @@ class NothingToDo(EvidenceError):
     """The file already says everything the evidence says."""
 
 
-def hardware_of_instance(instance: str) -> str | None:
-    """'trn2.48xlarge' -> 'trn2', 'trn1n.32xlarge' -> 'trn1', 'inf2.xlarge' -> 'inf2'; None if unrecognised."""
-    match = _INSTANCE_FAMILY.match(instance)
-    return f"{match.group(1).lower()}{match.group(2)}" if match else None
+class UnknownInstance(EvidenceError):
+    """--instance names no instance of instances.yaml (a bad option: exit 2)."""
+
+
+def hardware_of_instance(instances: InstancesFile | None, name: str) -> str:
+    """The hardware generation instances.yaml gives the instance type `name` ('trn1n.32xlarge' -> 'trn1').
+
+    instances.yaml is the one instance-to-hardware mapping (`check` reads the compiled copy of the same file).
+    An instance it does not list raises UnknownInstance, with the closest name it does list.
+    """
+    if instances is None:
+        raise UnknownInstance(f"--instance {name}: this registry has no instances.yaml to look it up in; "
+                              "give --hardware instead")
+    hardware = {instance.name: str(instance.hardware) for instance in instances.instances}
+    if name in hardware:
+        return hardware[name]
+    names = list(hardware)
+    close = ([known for known in names if known.lower() == name.strip().lower()]
+             or difflib.get_close_matches(name, names, n=1))
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    raise UnknownInstance(f"--instance {name}: not in instances.yaml ({hint}known: {', '.join(names)})")
 
 
 @dataclass(frozen=True)

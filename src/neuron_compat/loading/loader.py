@@ -186,6 +186,15 @@ def _load_registry(root: Path | str) -> LoadResult:
     return LoadResult(registry, problems)
 
 
+def load_instances(root: Path | str) -> tuple[InstancesFile | None, list[Problem]]:
+    """The registry's instances.yaml alone, read and checked as `load_registry` reads it (None when it is absent or
+    broken; the problems say why). The one instance-to-hardware mapping: `check` answers from the compiled copy of
+    the same file, `add-evidence --instance` looks the instance up here."""
+    problems: list[Problem] = []
+    instances = _load_instances(Path(root) / INSTANCES_FILE, {}, set(), problems)
+    return instances, problems
+
+
 def _load_instances(path: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
                     problems: list[Problem]) -> InstancesFile | None:
     """instances.yaml, optional: a registry without it has no instances (and `check` no fit per instance)."""

@@ -123,6 +123,42 @@ _FastLoader.add_implicit_resolver(_FLOAT_TAG, re.compile(
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", re.X), list("-+0123456789."))
 
 
+_PLAIN_TAGS: dict[str, str] = {}
+"""Plain scalar text -> the tag `_FastLoader`'s implicit resolvers give it (filled as files are read)."""
+_PLAIN_TAGS_MAX, _PLAIN_TEXT_MAX = 8192, 64
+_STR_TAG, _SEQ_TAG, _MAP_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_BASE_RESOLVE: Any = yaml.resolver.BaseResolver.resolve
+
+
+def _resolve(self: _FastLoader, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+    """PyYAML's Resolver.resolve with its answer for plain scalars remembered.
+
+    The C composer asks for the tag of every untagged node, and PyYAML answers by trying the regular
+    expressions of the value's first character each time: a tenth of the load of a registry file, whose keys
+    and values (`stack`, `inference`, `trn1`, "2.21.0") repeat in every statement. Without path resolvers
+    (none are added here) the tag depends only on the kind and, for a plain scalar, on its text, so the answer
+    is the same; quoted scalars are text, collections maps and lists.
+    """
+    if self.yaml_implicit_resolvers is not _FAST_RESOLVERS or self.yaml_path_resolvers:  # a subclass with its own
+        return str(_BASE_RESOLVE(self, kind, value, implicit))
+    if kind is yaml.ScalarNode:
+        if not implicit[0]:
+            return _STR_TAG
+        tag = _PLAIN_TAGS.get(value)
+        if tag is None:
+            tag = _BASE_RESOLVE(self, kind, value, implicit)
+            if len(value) <= _PLAIN_TEXT_MAX:
+                if len(_PLAIN_TAGS) >= _PLAIN_TAGS_MAX:  # bounded: start again, keeping what the files read now use
+                    _PLAIN_TAGS.clear()
+                _PLAIN_TAGS[value] = tag
+        return tag
+    return _SEQ_TAG if kind is yaml.SequenceNode else _MAP_TAG
+
+
+_FAST_RESOLVERS = _FastLoader.yaml_implicit_resolvers
+_FastLoader.resolve = _resolve  # type: ignore[assignment,method-assign]
+
+
 class _GuardedLoader(_FastLoader):
     """Also counts alias uses, so that an alias bomb fails before it is expanded anywhere."""
 

@@ -30,9 +30,14 @@ def _windows(registry: Registry) -> dict[str, set[tuple[Key | None, Key | None]]
             continue
         owner = registry.stack_by_id[stack.id]  # the listing that held_at reads (the last)
         spans = found[stack.id] = set()
+        seen: set[tuple[str | None, str | None, str, str]] = set()  # what `window` reads of a statement, besides owner
         for _, _, statement in registry.statements_of(stack.id):
             for item in statement.hardware:
-                start, end = window(owner, statement, str(item))
+                key = (statement.since, statement.until, str(statement.workload), str(item))
+                if key in seen:  # most statements share their range, workload and hardware with another
+                    continue
+                seen.add(key)
+                start, end = window(owner, statement, key[3])
                 spans.add((None if start is None else version_key(start), None if end is None else version_key(end)))
     return found
 

@@ -32,12 +32,16 @@ def _end_entries(registry: Registry) -> Iterator[Finding]:
                                       f"use one of its {field}: {listed}")
 
 
-def _ranged_end(stack: Stack, statement: Statement) -> tuple[str, str] | None:
-    """(hardware, end) of the earliest `ends` entry the ranged statement runs past, or None."""
+def _ranged_end(stack: Stack, statement: Statement, ends: dict[tuple[str, str], str | None]) -> tuple[str, str] | None:
+    """(hardware, end) of the earliest `ends` entry the ranged statement runs past, or None. `ends` remembers the
+    stack's `ends` entry per (workload, hardware) across its statements (end_of_support is checked apart)."""
     if statement.since is None:
         return None
     for hardware in statement.hardware:
-        end = stack_end(stack.model_copy(update={"end_of_support": None}), str(statement.workload), str(hardware))
+        key = (str(statement.workload), str(hardware))
+        if key not in ends:
+            ends[key] = stack_end(stack.model_copy(update={"end_of_support": None}), *key)
+        end = ends[key]
         if end is not None and version_key(statement.since) < version_key(end) and (
                 statement.until is None or version_key(statement.until) > version_key(end)):
             return str(hardware), end
@@ -46,6 +50,7 @@ def _ranged_end(stack: Stack, statement: Statement) -> tuple[str, str] | None:
 
 def check(registry: Registry) -> Iterator[Finding]:
     yield from _end_entries(registry)
+    ends: dict[str, dict[tuple[str, str], str | None]] = {}
     for family in registry.families:
         for index, statement in enumerate(family.support):
             stack = registry.stack_by_id.get(statement.stack)
@@ -61,7 +66,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                     f"set until: \"{end}\" or an earlier release",
                 )
                 continue
-            ranged = _ranged_end(stack, statement)
+            ranged = _ranged_end(stack, statement, ends.setdefault(stack.id, {}))
             if ranged is not None:
                 hardware, release = ranged
                 yield Finding(
