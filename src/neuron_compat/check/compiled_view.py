@@ -38,22 +38,27 @@ def _plain(value: Any) -> Any:
 class View:
     """Read-only attribute access to one JSON object of the document."""
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "_read")
     _children: ClassVar[dict[str, type[View]]] = {}
 
     def __init__(self, data: dict[str, Any]) -> None:
         object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "_read", {})  # name -> the value handed out: the document never changes
 
     def __getattr__(self, name: str) -> Any:
+        read = self._read
+        if name in read:
+            return read[name]
         try:
             value = self._data[name]
         except KeyError:
             raise AttributeError(name) from None
         child = self._children.get(name, View)
         if isinstance(value, dict):
-            return child(value)
-        if isinstance(value, list):
-            return tuple(child(item) if isinstance(item, dict) else item for item in value)
+            value = child(value)
+        elif isinstance(value, list):
+            value = tuple(child(item) if isinstance(item, dict) else item for item in value)
+        read[name] = value
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:
