@@ -56,21 +56,11 @@ def load_configurations(directory: Path, load_one: LoadOne[ConfigurationsFile], 
             problems.append(Problem(display_path(path), 0, 0, "", "only .yaml files belong in configurations/",
                                     "rename it to <source>.yaml", rule="layout"))
             continue
-        key = configurations_key(path.stem)
-        loaded, value = load_one(path, ConfigurationsFile, problems)
-        if loaded is not None:
-            files[key] = loaded
-        if value is None:
-            broken.add(key)
-            continue
-        if value.source != path.stem:
-            line, column = Locator(loaded.text).position(("source",)) if loaded else (0, 0)
-            problems.append(Problem(display_path(path), line, column, "source",
-                                    f"source '{value.source}' does not match the file name '{path.name}'",
-                                    f"rename the file to {value.source}.yaml or set source: {path.stem}",
-                                    rule="file-name"))
-            continue
-        found.append(value)
+        value = _load_named(path, configurations_key(path.stem), ConfigurationsFile, path.stem,
+                            "rename the file to {source}.yaml or set source: " + path.stem,
+                            load_one, files, broken, problems)
+        if value is not None:
+            found.append(value)
     return found
 
 
@@ -92,20 +82,37 @@ def load_known_issues(directory: Path, load_one: LoadOne[KnownIssuesFile], files
                                     "belong in known-issues/", "rename it", rule="layout"))
             continue
         key = known_issues_key(path.name)
-        loaded, value = load_one(path, KnownIssuesFile, problems)
-        if loaded is not None:
-            files[key] = loaded
-        if value is None:
-            broken.add(key)
-            continue
-        if path.name.endswith(HARVESTED_SUFFIX) and value.source != path.name.removesuffix(HARVESTED_SUFFIX):
-            line, column = Locator(loaded.text).position(("source",)) if loaded else (0, 0)
-            problems.append(Problem(display_path(path), line, column, "source",
-                                    f"source '{value.source}' does not match the file name '{path.name}'",
-                                    f"rename the file to {value.source}{HARVESTED_SUFFIX}", rule="file-name"))
-            continue
-        found.append((key, value))
+        expected = path.name.removesuffix(HARVESTED_SUFFIX) if path.name.endswith(HARVESTED_SUFFIX) else None
+        issues = _load_named(path, key, KnownIssuesFile, expected,
+                             "rename the file to {source}" + HARVESTED_SUFFIX,
+                             load_one, files, broken, problems)
+        if issues is not None:
+            found.append((key, issues))
     return found
+
+
+S = TypeVar("S", ConfigurationsFile, KnownIssuesFile)
+
+
+def _load_named(path: Path, key: FileKey, model: type[S], expected_source: str | None, hint: str,
+                load_one: LoadOne[S], files: dict[FileKey, LoadedYaml], broken: set[FileKey],
+                problems: list[Problem]) -> S | None:
+    """One file of a folder named by its `source`: loaded and remembered (or marked broken), then its `source`
+    checked against `expected_source` (None: any; `hint` names the fix, `{source}` the one found). None when it is
+    broken or misnamed (a located problem)."""
+    loaded, value = load_one(path, model, problems)
+    if loaded is not None:
+        files[key] = loaded
+    if value is None:
+        broken.add(key)
+        return None
+    if expected_source is not None and value.source != expected_source:
+        line, column = Locator(loaded.text).position(("source",)) if loaded else (0, 0)
+        problems.append(Problem(display_path(path), line, column, "source",
+                                f"source '{value.source}' does not match the file name '{path.name}'",
+                                hint.replace("{source}", str(value.source)), rule="file-name"))
+        return None
+    return value
 
 
 def merged_known_issues(found: list[tuple[FileKey, KnownIssuesFile]]) -> KnownIssuesFile | None:
