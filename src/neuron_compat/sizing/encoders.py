@@ -143,6 +143,38 @@ def count_mpnet(config: Mapping[str, object], parts: PartList) -> None:
     parts.notes.append("counted as the bare encoder with pooler (MPNetModel); task heads not counted")
 
 
+def conv_dims(config: Mapping[str, object]) -> list[int]:
+    """The feature encoder's Conv1d widths (conv_dim; transformers' default seven of 512)."""
+    return read_int_list(config, "conv_dim") or [512] * 7
+
+
+def feature_encoder(config: Mapping[str, object]) -> int:
+    """The convolutional feature encoder over raw audio: Conv1d layers (biased when conv_bias), GroupNorm on the
+    first (feat_extract_norm 'group') or a LayerNorm on each ('layer'); any other norm is refused, as transformers
+    refuses it."""
+    dims, kernels = conv_dims(config), read_int_list(config, "conv_kernel") or [10, 3, 3, 3, 3, 2, 2]
+    if len(dims) != len(kernels):
+        raise FieldError(f"conv_dim has {len(dims)} entries and conv_kernel {len(kernels)}")
+    bias = read_bool(config, "conv_bias", False)
+    total, previous = 0, 1
+    for width, kernel in zip(dims, kernels, strict=True):
+        total += previous * width * kernel + (width if bias else 0)
+        previous = width
+    norm = read_str(config, "feat_extract_norm") or "group"
+    if norm not in ("group", "layer"):
+        raise FieldError(f"feat_extract_norm {norm!r} is neither 'group' nor 'layer'")
+    return total + (2 * dims[0] if norm == "group" else 2 * sum(dims))
+
+
+def conv_positions(config: Mapping[str, object]) -> int:
+    """The weight-normed grouped Conv1d position embedding: weight_v, weight_g (one per kernel tap) and a bias."""
+    hidden = hidden_size(config)
+    kernel = read_int(config, "num_conv_pos_embeddings")
+    per_group = exact_div(hidden, read_int(config, "num_conv_pos_embedding_groups"),
+                          "hidden_size / num_conv_pos_embedding_groups")
+    return hidden * per_group * kernel + kernel + hidden
+
+
 SPEECH_ENCODERS = frozenset({"wav2vec2", "hubert", "unispeech", "unispeech-sat", "wavlm"})
 
 
@@ -153,34 +185,9 @@ def count_speech_encoder(config: Mapping[str, object], parts: PartList, model_ty
     def hidden() -> int:
         return hidden_size(config)
 
-    def conv_dims() -> list[int]:
-        return read_int_list(config, "conv_dim") or [512] * 7
-
-    def kernels() -> list[int]:
-        return read_int_list(config, "conv_kernel") or [10, 3, 3, 3, 3, 2, 2]
-
-    def feature_encoder() -> int:
-        dims, sizes = conv_dims(), kernels()
-        if len(dims) != len(sizes):
-            raise FieldError(f"conv_dim has {len(dims)} entries and conv_kernel {len(sizes)}")
-        bias = read_bool(config, "conv_bias", False)
-        total, previous = 0, 1
-        for width, kernel in zip(dims, sizes, strict=True):
-            total += previous * width * kernel + (width if bias else 0)
-            previous = width
-        norm = read_str(config, "feat_extract_norm") or "group"
-        total += 2 * dims[0] if norm == "group" else 2 * sum(dims)  # GroupNorm on the first, or LayerNorm on each
-        return total
-
     def projection() -> int:
-        last = conv_dims()[-1]
+        last = conv_dims(config)[-1]
         return 2 * last + last * hidden() + hidden()
-
-    def position() -> int:
-        kernel = read_int(config, "num_conv_pos_embeddings")
-        groups = read_int(config, "num_conv_pos_embedding_groups")
-        per_group = exact_div(hidden(), groups, "hidden_size / num_conv_pos_embedding_groups")
-        return hidden() * per_group * kernel + kernel + hidden()  # weight_v, weight_g (over the kernel), bias
 
     def relative() -> int:
         if model_type != "wavlm":
@@ -190,9 +197,9 @@ def count_speech_encoder(config: Mapping[str, object], parts: PartList, model_ty
         per_layer = heads + head_dim * 8 + 8  # gru_rel_pos_const and gru_rel_pos_linear
         return read_int(config, "num_buckets", default=320) * heads + layers(config) * per_layer
 
-    parts.add("feature_encoder", feature_encoder)
+    parts.add("feature_encoder", lambda: feature_encoder(config))
     parts.add("feature_projection", projection)
-    parts.add("position_embedding", position)
+    parts.add("position_embedding", lambda: conv_positions(config))
     parts.add("encoder", lambda: _encoder_layers(config) + 2 * hidden() + relative())
     parts.add("masked_spec_embed", lambda: hidden())
     parts.notes.append("counted as the bare encoder (no CTC or quantizer head)")

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
-from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_int_list, read_str
+from neuron_compat.sizing.encoders import conv_dims, conv_positions, feature_encoder
+from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int, read_str
 from neuron_compat.sizing.shapes import hidden_size, layers
 
 __all__ = ["SPEECH_COUNTERS"]
@@ -33,36 +34,6 @@ def _masked_spec_embed(config: Mapping[str, object]) -> int:
     return hidden_size(config) if masking else 0
 
 
-def _conv_dims(config: Mapping[str, object]) -> list[int]:
-    return read_int_list(config, "conv_dim") or [512] * 7
-
-
-def feature_encoder(config: Mapping[str, object]) -> int:
-    """The convolutional feature encoder over raw audio: Conv1d layers (biased when conv_bias), GroupNorm on the
-    first (feat_extract_norm 'group') or a LayerNorm on each ('layer')."""
-    dims, kernels = _conv_dims(config), read_int_list(config, "conv_kernel") or [10, 3, 3, 3, 3, 2, 2]
-    if len(dims) != len(kernels):
-        raise FieldError(f"conv_dim has {len(dims)} entries and conv_kernel {len(kernels)}")
-    bias = read_bool(config, "conv_bias", False)
-    total, previous = 0, 1
-    for width, kernel in zip(dims, kernels, strict=True):
-        total += previous * width * kernel + (width if bias else 0)
-        previous = width
-    norm = read_str(config, "feat_extract_norm") or "group"
-    if norm not in ("group", "layer"):
-        raise FieldError(f"feat_extract_norm {norm!r} is neither 'group' nor 'layer'")
-    return total + (2 * dims[0] if norm == "group" else 2 * sum(dims))
-
-
-def _conv_positions(config: Mapping[str, object]) -> int:
-    """The weight-normed grouped Conv1d position embedding: weight_v, weight_g (one per kernel tap) and a bias."""
-    hidden = hidden_size(config)
-    kernel = read_int(config, "num_conv_pos_embeddings")
-    per_group = exact_div(hidden, read_int(config, "num_conv_pos_embedding_groups"),
-                          "hidden_size / num_conv_pos_embedding_groups")
-    return hidden * per_group * kernel + kernel + hidden
-
-
 def _post_norm_layer(config: Mapping[str, object]) -> int:
     hidden, inner = hidden_size(config), read_int(config, "intermediate_size")
     exact_div(hidden, read_int(config, "num_attention_heads"), "hidden_size / num_attention_heads")
@@ -78,12 +49,12 @@ def count_sew(config: Mapping[str, object], parts: PartList) -> None:
         return hidden_size(config)
 
     def projection() -> int:
-        last = _conv_dims(config)[-1]
+        last = conv_dims(config)[-1]
         return 2 * last + (0 if last == hidden() else _linear(last, hidden()))
 
     parts.add("feature_encoder", lambda: feature_encoder(config))
     parts.add("feature_projection", projection)
-    parts.add("encoder", lambda: _conv_positions(config) + 2 * hidden() + layers(config) * _post_norm_layer(config)
+    parts.add("encoder", lambda: conv_positions(config) + 2 * hidden() + layers(config) * _post_norm_layer(config)
               + _linear(hidden(), hidden() * read_int(config, "squeeze_factor", default=2)))
     parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
 
@@ -97,7 +68,7 @@ def count_sew_d(config: Mapping[str, object], parts: PartList) -> None:
         return hidden_size(config)
 
     def projection() -> int:
-        last = _conv_dims(config)[-1]
+        last = conv_dims(config)[-1]
         return 2 * last + (0 if last == hidden() else _linear(last, hidden()))
 
     def relative() -> int:
@@ -120,7 +91,7 @@ def count_sew_d(config: Mapping[str, object], parts: PartList) -> None:
         return
     parts.add("feature_encoder", lambda: feature_encoder(config))
     parts.add("feature_projection", projection)
-    parts.add("encoder", lambda: _conv_positions(config) + layers(config) * _post_norm_layer(config) + relative()
+    parts.add("encoder", lambda: conv_positions(config) + layers(config) * _post_norm_layer(config) + relative()
               + _linear(hidden(), hidden() * read_int(config, "squeeze_factor", default=2)))
     parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
 
@@ -152,8 +123,8 @@ def count_speecht5(config: Mapping[str, object], parts: PartList) -> None:
             + _linear(inner, hidden())
         return read_int(config, "decoder_layers") * layer
 
-    parts.add("speech_prenet", lambda: feature_encoder(config) + 2 * _conv_dims(config)[-1]
-              + _linear(_conv_dims(config)[-1], hidden()) + _conv_positions(config) + _masked_spec_embed(config))
+    parts.add("speech_prenet", lambda: feature_encoder(config) + 2 * conv_dims(config)[-1]
+              + _linear(conv_dims(config)[-1], hidden()) + conv_positions(config) + _masked_spec_embed(config))
     parts.add("encoder", encoder)
     parts.add("text_prenet", lambda: read_int(config, "vocab_size") * hidden())
     parts.add("decoder", decoder)
@@ -225,8 +196,8 @@ def count_wav2vec2_conformer(config: Mapping[str, object], parts: PartList) -> N
         parts.fail("model", "add_adapter: the output adapter is not modelled")
         return
     parts.add("feature_encoder", lambda: feature_encoder(config))
-    parts.add("feature_projection", lambda: 2 * _conv_dims(config)[-1] + _linear(_conv_dims(config)[-1], hidden()))
-    parts.add("encoder", lambda: _conv_positions(config) + 2 * hidden()
+    parts.add("feature_projection", lambda: 2 * conv_dims(config)[-1] + _linear(conv_dims(config)[-1], hidden()))
+    parts.add("encoder", lambda: conv_positions(config) + 2 * hidden()
               + layers(config) * _conformer_layer(config))
     parts.add("masked_spec_embed", lambda: _masked_spec_embed(config))
 
