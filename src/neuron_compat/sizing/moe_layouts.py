@@ -103,11 +103,13 @@ def lm_head_part(config: Mapping[str, object], parts: PartList, default: bool, *
                                                                                   if bias else 0))
 
 
-def _embeddings_and_final(config: Mapping[str, object], parts: PartList) -> None:
+def token_embeddings(config: Mapping[str, object], parts: PartList) -> None:
+    """The input embedding table (vocab_size x hidden_size)."""
     parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden_size(config))
 
 
-def _rms_norms(config: Mapping[str, object], per_layer: int) -> int:
+def rms_norms(config: Mapping[str, object], per_layer: int) -> int:
+    """`per_layer` RMSNorm weights on each layer, plus the final norm."""
     return layers(config) * per_layer * hidden_size(config) + hidden_size(config)
 
 
@@ -118,37 +120,37 @@ def count_olmoe(config: Mapping[str, object], parts: PartList) -> None:
         return layers(config) * standard_attention(config, bias=read_bool(config, "attention_bias", False),
                                                    q_norm=shape.heads * shape.head_dim,
                                                    k_norm=shape.kv_heads * shape.head_dim)
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("experts", lambda: layers(config) * experts(read_int(config, "num_experts"), hidden_size(config),
                                                           read_int(config, "intermediate_size")))
     parts.add("router", lambda: layers(config) * read_int(config, "num_experts") * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
 def count_granitemoe(config: Mapping[str, object], parts: PartList) -> None:
     """Granite-MoE: a Llama attention and a router plus experts on every layer, no shared expert."""
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", lambda: layers(config) * standard_attention(
         config, bias=read_bool(config, "attention_bias", False)))
     parts.add("experts", lambda: layers(config) * experts(read_int(config, "num_local_experts"),
                                                           hidden_size(config), read_int(config, "intermediate_size")))
     parts.add("router", lambda: layers(config) * read_int(config, "num_local_experts") * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
 def count_phimoe(config: Mapping[str, object], parts: PartList) -> None:
     """Phi-MoE: LayerNorms with biases (two per layer and a final one), experts on every layer, and an LM head
     with a bias when lm_head_bias."""
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", lambda: layers(config) * standard_attention(
         config, bias=read_bool(config, "attention_bias", False)))
     parts.add("experts", lambda: layers(config) * experts(read_int(config, "num_local_experts"),
                                                           hidden_size(config), read_int(config, "intermediate_size")))
     parts.add("router", lambda: layers(config) * read_int(config, "num_local_experts") * hidden_size(config))
-    parts.add("norms", lambda: 2 * _rms_norms(config, 2))
+    parts.add("norms", lambda: 2 * rms_norms(config, 2))
     try:
         bias = read_bool(config, "lm_head_bias", False)
     except FieldError as error:
@@ -175,7 +177,7 @@ def count_afmoe(config: Mapping[str, object], parts: PartList) -> None:
     def n_experts() -> int:
         return read_int(config, "num_experts")
 
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("mlp", lambda: dense_layers() * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")))
     parts.add("experts", lambda: moe_layers() * experts(n_experts(), hidden_size(config),
@@ -184,7 +186,7 @@ def count_afmoe(config: Mapping[str, object], parts: PartList) -> None:
         hidden_size(config), read_int(config, "moe_intermediate_size")
         * read_int(config, "num_shared_experts", minimum=0, default=2)))
     parts.add("router", lambda: moe_layers() * n_experts() * (hidden_size(config) + 1))  # gate and expert_bias
-    parts.add("norms", lambda: _rms_norms(config, 4))
+    parts.add("norms", lambda: rms_norms(config, 4))
     lm_head_part(config, parts, False)
 
 
@@ -207,7 +209,7 @@ def count_ernie4_5_moe(config: Mapping[str, object], parts: PartList) -> None:
     def n_experts() -> int:
         return read_int(config, "moe_num_experts", "num_experts")
 
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", lambda: layers(config) * standard_attention(config, bias=bias()))
     parts.add("mlp", lambda: (layers(config) - moe_layers()) * gated_mlp(
         hidden_size(config), read_int(config, "intermediate_size"), bias()))
@@ -218,7 +220,7 @@ def count_ernie4_5_moe(config: Mapping[str, object], parts: PartList) -> None:
         * read_int(config, "moe_num_shared_experts", minimum=0, default=2), bias())
         if read_int(config, "moe_num_shared_experts", minimum=0, default=2) else 0))
     parts.add("router", lambda: moe_layers() * n_experts() * (hidden_size(config) + 1))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     try:
         lm_bias = bias()
     except FieldError as error:
@@ -232,7 +234,7 @@ def _routed_and_shared(config: Mapping[str, object], parts: PartList, attention:
     """DeepSeek's MoE layout as GLM-4 MoE and the DSA models keep it: embeddings, attention, the dense layers' MLPs,
     on each MoE layer n_routed_experts experts of moe_intermediate_size, n_shared_experts shared ones (one MLP of
     their summed width) and a bias-free router, two RMSNorms a layer and an untied head by default."""
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attention)
     parts.add("mlp", dense_mlps)
     parts.add("experts", lambda: moe_layers() * experts(read_int(config, "n_routed_experts"), hidden_size(config),
@@ -241,7 +243,7 @@ def _routed_and_shared(config: Mapping[str, object], parts: PartList, attention:
         hidden_size(config), read_int(config, "moe_intermediate_size")
         * read_int(config, "n_shared_experts", minimum=0, default=1)))
     parts.add("router", lambda: moe_layers() * read_int(config, "n_routed_experts") * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -277,12 +279,12 @@ def count_gpt_oss(config: Mapping[str, object], parts: PartList) -> None:
     def n_experts() -> int:
         return read_int(config, "num_local_experts")
 
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("experts", lambda: layers(config) * experts(n_experts(), hidden_size(config),
                                                           read_int(config, "intermediate_size"), bias=True))
     parts.add("router", lambda: layers(config) * n_experts() * (hidden_size(config) + 1))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -302,7 +304,7 @@ def count_llama4_text(config: Mapping[str, object], parts: PartList) -> None:
     def moe() -> int:
         return _llama4_moe_layers(config)
 
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", lambda: layers(config) * standard_attention(
         config, bias=read_bool(config, "attention_bias", False)))
     parts.add("mlp", lambda: (layers(config) - moe()) * gated_mlp(
@@ -311,7 +313,7 @@ def count_llama4_text(config: Mapping[str, object], parts: PartList) -> None:
                                                  read_int(config, "intermediate_size")))
     parts.add("shared_experts", lambda: moe() * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")))
     parts.add("router", lambda: moe() * read_int(config, "num_local_experts") * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -331,12 +333,12 @@ def count_minimax(config: Mapping[str, object], parts: PartList) -> None:
     def n_experts() -> int:
         return read_int(config, "num_local_experts")
 
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("experts", lambda: layers(config) * experts(n_experts(), hidden_size(config),
                                                           read_int(config, "intermediate_size")))
     parts.add("router", lambda: layers(config) * n_experts() * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -389,7 +391,7 @@ def count_minimax_m3_text(config: Mapping[str, object], parts: PartList) -> None
         rest = layers(config) - moe()
         return rest * gated_mlp(hidden_size(config), read_int(config, "dense_intermediate_size")) if rest else 0
 
-    _embeddings_and_final(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("mlp", dense)
     parts.add("experts", lambda: moe() * experts(read_int(config, "num_local_experts"), hidden_size(config),
@@ -397,7 +399,7 @@ def count_minimax_m3_text(config: Mapping[str, object], parts: PartList) -> None
     parts.add("shared_experts", lambda: moe() * gated_mlp(hidden_size(config),
                                                           read_int(config, "shared_intermediate_size")))
     parts.add("router", lambda: moe() * read_int(config, "num_local_experts") * hidden_size(config))
-    parts.add("norms", lambda: _rms_norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 

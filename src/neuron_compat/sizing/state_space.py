@@ -20,7 +20,9 @@ from neuron_compat.sizing.moe_layouts import (
     gated_mlp,
     kind_counts,
     lm_head_part,
+    rms_norms,
     standard_attention,
+    token_embeddings,
 )
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
 
@@ -71,14 +73,6 @@ def _floored(config: Mapping[str, object]) -> Mapping[str, object]:
     return {**config, "head_dim": hidden_size(config) // read_int(config, "num_attention_heads")}
 
 
-def _embeddings(config: Mapping[str, object], parts: PartList) -> None:
-    parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden_size(config))
-
-
-def _norms(config: Mapping[str, object], per_layer: int) -> int:
-    return layers(config) * per_layer * hidden_size(config) + hidden_size(config)
-
-
 def count_mamba2(config: Mapping[str, object], parts: PartList) -> None:
     """Mamba-2: one RMSNorm and one mixer per layer, a final norm_f; no attention, no MLP."""
     def mixers() -> int:
@@ -88,9 +82,9 @@ def count_mamba2(config: Mapping[str, object], parts: PartList) -> None:
             read_int(config, "conv_kernel", default=4), in_bias=read_bool(config, "use_bias", False),
             out_bias=read_bool(config, "use_bias", False), conv_bias=read_bool(config, "use_conv_bias", True))
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("mixers", mixers)
-    parts.add("norms", lambda: _norms(config, 1))
+    parts.add("norms", lambda: rms_norms(config, 1))
     lm_head_part(config, parts, False)
 
 
@@ -106,12 +100,12 @@ def count_bamba(config: Mapping[str, object], parts: PartList) -> None:
         return _bamba_attention_layers(config) * standard_attention(
             _floored(config), bias=read_bool(config, "attention_bias", False))
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("mixers", lambda: (layers(config) - _bamba_attention_layers(config)) * _mamba_prefixed(config))
     parts.add("mlp", lambda: layers(config) * gated_mlp(hidden_size(config), read_int(config, "intermediate_size"),
                                                         read_bool(config, "mlp_bias", False)))
-    parts.add("norms", lambda: _norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -124,13 +118,13 @@ def count_falcon_h1(config: Mapping[str, object], parts: PartList) -> None:
         return _mamba_prefixed(config, intermediate=width, out_bias_field="projectors_bias",
                                norm=read_bool(config, "mamba_rms_norm", False))
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", lambda: layers(config) * standard_attention(
         _floored(config), bias=read_bool(config, "attention_bias", False)))
     parts.add("mixers", lambda: layers(config) * mixer())
     parts.add("mlp", lambda: layers(config) * gated_mlp(hidden_size(config), read_int(config, "intermediate_size"),
                                                         read_bool(config, "mlp_bias", False)))
-    parts.add("norms", lambda: _norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -144,7 +138,7 @@ def count_granitemoehybrid(config: Mapping[str, object], parts: PartList) -> Non
     def n_experts() -> int:
         return read_int(config, "num_local_experts", minimum=0, default=8)
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", lambda: attention_layers() * standard_attention(
         _floored(config), bias=read_bool(config, "attention_bias", False)) if attention_layers() else 0)
     parts.add("mixers", lambda: (layers(config) - attention_layers()) * _mamba_prefixed(config))
@@ -154,7 +148,7 @@ def count_granitemoehybrid(config: Mapping[str, object], parts: PartList) -> Non
                                                           read_int(config, "intermediate_size"))
               if n_experts() else 0)
     parts.add("router", lambda: layers(config) * n_experts() * hidden_size(config))
-    parts.add("norms", lambda: _norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -201,7 +195,7 @@ def count_jamba(config: Mapping[str, object], parts: PartList) -> None:
         return attention_layers() * (2 * hidden * shape.heads * shape.head_dim
                                      + 2 * hidden * shape.kv_heads * shape.head_dim)
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("mixers", lambda: (layers(config) - attention_layers()) * mixer())
     parts.add("mlp", lambda: (layers(config) - moe_layers()) * gated_mlp(hidden_size(config),
@@ -209,7 +203,7 @@ def count_jamba(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("experts", lambda: moe_layers() * experts(n_experts(), hidden_size(config),
                                                         read_int(config, "intermediate_size")))
     parts.add("router", lambda: moe_layers() * n_experts() * hidden_size(config))
-    parts.add("norms", lambda: _norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -259,7 +253,7 @@ def _linear_hybrid(config: Mapping[str, object], parts: PartList, moe_layers: Ca
         rest = layers(config) - moe_layers()
         return rest * gated_mlp(hidden_size(config), read_int(config, "intermediate_size")) if rest else 0
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("attention", attn)
     parts.add("mlp", dense)
     parts.add("experts", lambda: moe_layers() * experts(n_experts(), hidden_size(config),
@@ -267,7 +261,7 @@ def _linear_hybrid(config: Mapping[str, object], parts: PartList, moe_layers: Ca
     parts.add("shared_experts", lambda: moe_layers() * (gated_mlp(
         hidden_size(config), read_int(config, "shared_expert_intermediate_size")) + hidden_size(config)))
     parts.add("router", lambda: moe_layers() * n_experts() * hidden_size(config))
-    parts.add("norms", lambda: _norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, False)
 
 
@@ -328,11 +322,11 @@ def count_recurrent_gemma(config: Mapping[str, object], parts: PartList) -> None
         return (recurrent_layers * recurrent() if recurrent_layers else 0) + (
             attention_layers * attn() if attention_layers else 0)
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("temporal_blocks", temporal)
     parts.add("mlp", lambda: layers(config) * gated_mlp(hidden_size(config),
                                                         read_int(config, "intermediate_size") // 2, True))
-    parts.add("norms", lambda: _norms(config, 2))
+    parts.add("norms", lambda: rms_norms(config, 2))
     lm_head_part(config, parts, True)
 
 
@@ -381,7 +375,7 @@ def count_zamba2(config: Mapping[str, object], parts: PartList) -> None:
                 count += served * 3 * (width * rank + rank * width)
         return count
 
-    _embeddings(config, parts)
+    token_embeddings(config, parts)
     parts.add("mixers", mixers)
     parts.add("shared_blocks", shared_blocks)
     parts.add("norms", lambda: hidden_size(config))  # final_layernorm (the per-layer ones are with the mixers)
