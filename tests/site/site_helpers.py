@@ -6,7 +6,12 @@ conftest modules of other test directories.
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import socket
+import subprocess
+import urllib.request
 from pathlib import Path
 
 from engine_build import build_site, mkdocs_build, write_tree, zensical_build
@@ -72,3 +77,31 @@ def inject_hostile(registry: Path) -> None:
         "        title: 'Report \" onmouseover=\"window.__pwned=8'\n        kind: community-report",
     )
     family.write_text(text, encoding="utf-8")
+
+
+# --- a real `mkdocs serve` in the tests: a port, a page, stopping it --------------------------------------------
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def fetch_text(url: str) -> str:
+    """The page at `url` as text, or "" while nothing answers there (2 s timeout)."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return str(response.read().decode("utf-8"))
+    except OSError:
+        return ""
+
+
+def stop_process_group(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server started with start_new_session=True and everything it started: SIGTERM, then SIGKILL."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()

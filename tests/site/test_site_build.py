@@ -7,16 +7,21 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from site_helpers import REPO, build_site, make_registry, write_tree
+from site_helpers import (
+    REPO,
+    build_site,
+    fetch_text,
+    free_port,
+    make_registry,
+    stop_process_group,
+    write_tree,
+)
 
 
 def tree_digest(root: Path) -> dict[str, str]:
@@ -104,23 +109,9 @@ def test_bundled_registry_builds_from_the_repository_root(tmp_path: Path) -> Non
     assert (tmp_path / "site" / "api" / "registry.json").is_file()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _fetch(url: str) -> str | None:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.read().decode("utf-8")
-    except OSError:
-        return None
-
-
 def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) -> None:
     registry = make_registry(tmp_path / "registry")
-    port = _free_port()
+    port = free_port()
     docs = tmp_path / "docs"
     assert write_tree(registry, docs).returncode == 0  # the README runs `neuron-compat site` before `serve`
     env = {**os.environ, "NEURON_COMPAT_REGISTRY": str(registry), "NEURON_COMPAT_DOCS": str(docs),
@@ -137,7 +128,7 @@ def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) 
         page = None
         while time.monotonic() < deadline and not (page and "Qwen3" in page):
             time.sleep(0.5)
-            page = _fetch(url)
+            page = fetch_text(url)
         assert page and "Qwen3" in page, "mkdocs serve did not come up:\n" + (tmp_path / "serve.log").read_text()
         family = registry / "families" / "qwen3.yaml"
         family.write_text(family.read_text(encoding="utf-8").replace("name: Qwen3", "name: Qwen3 Renamed"),
@@ -145,7 +136,7 @@ def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) 
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and "Qwen3 Renamed" not in (page or ""):
             time.sleep(0.5)
-            page = _fetch(url)
+            page = fetch_text(url)
         assert "Qwen3 Renamed" in (page or ""), "no rebuild after the registry changed"
 
         # An invalid edit is reported with its location and the server recovers once it is fixed.
@@ -159,15 +150,10 @@ def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) 
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and "Qwen3 Fixed" not in (page or ""):
             time.sleep(0.5)
-            page = _fetch(url)
+            page = fetch_text(url)
         assert "Qwen3 Fixed" in (page or ""), "the server did not recover after the registry was fixed"
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process)
         log.close()
 
 

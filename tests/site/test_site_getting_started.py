@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
-from site_helpers import REPO, make_registry, write_tree
+from site_helpers import REPO, fetch_text, free_port, make_registry, stop_process_group, write_tree
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -66,27 +63,13 @@ def test_a_missing_tree_it_cannot_write_is_one_line_naming_the_command(tmp_path:
     assert not missing.exists()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _fetch(url: str) -> str:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return str(response.read().decode("utf-8"))
-    except OSError:
-        return ""
-
-
 def test_serve_rebuilds_once_per_edit(tmp_path: Path) -> None:
     """A real `mkdocs serve --livereload`: one edit of a registry file, one rebuild (the hook's regeneration of
     the tree used to trigger a second one, for the files it had rewritten)."""
     registry = make_registry(tmp_path / "registry")
     docs = tmp_path / "docs"
     assert write_tree(registry, docs).returncode == 0
-    port = _free_port()
+    port = free_port()
     log_path = tmp_path / "serve.log"
     log = log_path.open("w")
     process = subprocess.Popen(
@@ -103,25 +86,20 @@ def test_serve_rebuilds_once_per_edit(tmp_path: Path) -> None:
 
     try:
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and "Qwen3" not in _fetch(url):
+        while time.monotonic() < deadline and "Qwen3" not in fetch_text(url):
             time.sleep(0.5)
-        assert "Qwen3" in _fetch(url), "mkdocs serve did not come up:\n" + log_path.read_text(encoding="utf-8")
+        assert "Qwen3" in fetch_text(url), "mkdocs serve did not come up:\n" + log_path.read_text(encoding="utf-8")
         time.sleep(3)  # anything the start-up itself set off has settled
         before = builds()
         family = registry / "families" / "qwen3.yaml"
         family.write_text(family.read_text(encoding="utf-8").replace("name: Qwen3", "name: Qwen3 Edited"),
                           encoding="utf-8")
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and "Qwen3 Edited" not in _fetch(url):
+        while time.monotonic() < deadline and "Qwen3 Edited" not in fetch_text(url):
             time.sleep(0.5)
-        assert "Qwen3 Edited" in _fetch(url), "no rebuild after the edit:\n" + log_path.read_text(encoding="utf-8")
+        assert "Qwen3 Edited" in fetch_text(url), "no rebuild after the edit:\n" + log_path.read_text(encoding="utf-8")
         time.sleep(8)  # a second rebuild, if the tree's rewrite set one off, starts within the watcher's delay
         assert builds() - before == 1, log_path.read_text(encoding="utf-8")[-3000:]
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process)
         log.close()
