@@ -196,11 +196,12 @@ def test_check_page_renders_pasted_and_registry_text_inertly(hostile_page, base_
         assert page.evaluate(FIND_ESCAPES) == [], config
     shown = page.locator("#nc-check-result").evaluate("result => result.textContent")
     page.fill("#nc-check-config", json.dumps(configs[0]))
+    page.evaluate("document.getElementById('nc-check-result').removeAttribute('data-status')")
     page.locator("#nc-check-form").evaluate("form => form.requestSubmit()")
-    page.wait_for_function("""shown => {
-        const text = document.querySelector('#nc-check-result').textContent;
-        return text.trim().length > 0 && text !== shown;
-    }""", arg=shown, timeout=10_000)  # the answer to configs[0] replaced the one to configs[1]
+    # "checking…" is a text change too: wait for the answer itself (its status leaves "loading")
+    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", state="attached",
+                           timeout=30_000)
+    assert page.locator("#nc-check-result").evaluate("result => result.textContent") != shown  # configs[0]'s answer
     result = page.locator("#nc-check-result").inner_text()
     assert PLAIN[0] in result or "hostile" in result.lower()
 
