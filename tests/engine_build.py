@@ -7,8 +7,10 @@ Importable as `engine_build` from any test folder (tests/ is on sys.path through
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -80,6 +82,21 @@ def build_site(registry: Path, output: Path, cwd: Path | None = None,
     return mkdocs_build(docs, output, cwd=cwd, extra_env=extra_env)
 
 
+def readme_build(output: Path, pyodide: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The README's build with no settings, from the repository root: `neuron-compat site --out DOCS` (the bundled
+    registry/ and site/ pages by default) then `mkdocs build --strict`, the tree beside `output` instead of
+    build/docs (so no test writes into the checkout) and the site into `output`."""
+    docs = output.parent / f"{output.name}-docs"
+    tree = subprocess.run(
+        [sys.executable, "-m", "neuron_compat.cli", "site", "--out", str(docs),
+         *(["--pyodide", str(pyodide)] if pyodide else [])],
+        cwd=REPO, env=_env(), capture_output=True, text=True, timeout=300, check=False,
+    )
+    if tree.returncode != 0:
+        return tree
+    return mkdocs_build(docs, output)
+
+
 def zensical_build(docs: Path, project: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
     """`zensical build` of the repository's mkdocs.yml from the tree at `docs`; returns its result and the site.
 
@@ -99,3 +116,27 @@ def zensical_build(docs: Path, project: Path) -> tuple[subprocess.CompletedProce
         check=False,
     )
     return result, project / "build" / "site"
+
+
+def made_once(tmp_path_factory, name: str, make: Callable[[Path], object]) -> Path:
+    """`make(folder)` once per test run, however many pytest-xdist workers ask: the first worker makes it under a
+    lock in the run's shared temporary folder and the others wait, then read the same folder. Without workers it is
+    a plain `tmp_path_factory.mktemp(name)`. For session fixtures whose result no test changes (built sites and the
+    registries they are built from). `make` raises (a failed assert) when it fails; the next worker then retries
+    and fails the same way."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent / "made-once"
+    shared.mkdir(exist_ok=True)
+    folder, done = shared / name, shared / f"{name}.done"
+    with FileLock(str(shared / f"{name}.lock")):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder

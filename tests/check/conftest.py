@@ -51,12 +51,14 @@ def check_site(tmp_path_factory):
     build takes about 4 s and gives the check page every family the fixture configs need.
     """
     from check_helpers import CHECK_REGISTRY
-    from engine_build import build_site, pyodide_dir
+    from engine_build import build_site, made_once, pyodide_dir
 
-    output = tmp_path_factory.mktemp("check-site") / "out"
-    result = build_site(CHECK_REGISTRY, output, pyodide=pyodide_dir())
-    assert result.returncode == 0, result.stderr
-    return output
+    pyodide = pyodide_dir()
+
+    def build(folder):
+        result = build_site(CHECK_REGISTRY, folder / "out", pyodide=pyodide)
+        assert result.returncode == 0, result.stderr
+    return made_once(tmp_path_factory, "check-site", build) / "out"
 
 
 @pytest.fixture(scope="session")

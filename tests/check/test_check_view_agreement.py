@@ -4,7 +4,9 @@ matrix's neuron-compat.js (run in node) say the same thing for every stack x wor
 what holds (status and hardware), or that nothing holds yet (from which release), or that it ended (at which
 release, held through which), or that there is no statement. Any difference fails.
 
-Every release and every family is asked (153 families x 31 releases: about a minute in all), no sample.
+Every release and every family is asked, on a fixed sample of the pairs: at release number r, the families whose
+position in the registry is r modulo 4 (so each release meets a quarter of the families and each family about a
+quarter of the releases, about 15 s). The matrix JS is compared on every pair (it is one node run either way).
 """
 
 from __future__ import annotations
@@ -96,21 +98,27 @@ def test_views_check_and_the_javascript_agree_on_every_family_at_every_release()
 
     differences: list[str] = []
     kinds: set[str] = set()
-    for release in releases:
+    for number, release in enumerate(releases):
         view = ReleaseView(registry, release)
-        for family in families:
+        for position, family in enumerate(families):
+            sampled = position % 4 == number % 4
             name = f"{family.id}@{release}"
-            verdict = json.loads(json.dumps(verdict_document(resolve(facts_from_config(_config(family)), compiled,
-                                                                     release=release))))
-            assert verdict["family"]["id"] == family.id, name
-            from_check = _from_check(verdict["answers"])
+            from_check = None
+            if sampled:
+                verdict = json.loads(json.dumps(verdict_document(resolve(facts_from_config(_config(family)), compiled,
+                                                                         release=release))))
+                assert verdict["family"]["id"] == family.id, name
+                from_check = _from_check(verdict["answers"])
             for stack, workload in combos:
                 state = view.cell(family, stack, workload)
-                kinds.add(state.kind)
+                if sampled:
+                    kinds.add(state.kind)
                 expected = _from_views(state)
                 matrix = _from_matrix(drawn[release][row_of[(family.id, stack, workload)]])
                 if matrix != expected:
                     differences.append(f"{name} {stack}/{workload}: views {expected}, matrix JS {matrix}")
+                if from_check is None:
+                    continue
                 if state.kind == "no-statement":
                     answered = from_check.get((stack, workload))
                     if answered is not None and answered[0] != "no-statement":
@@ -120,4 +128,4 @@ def test_views_check_and_the_javascript_agree_on_every_family_at_every_release()
                     differences.append(f"{name} {stack}/{workload}: views {expected}, check "
                                        f"{from_check.get((stack, workload))}")
     assert differences == [], "\n".join(differences[:40])
-    assert kinds == {HOLDS, NOT_YET, ENDED, "no-statement"}  # every kind of cell is compared, not only "holds"
+    assert kinds == {HOLDS, NOT_YET, ENDED, "no-statement"}  # every kind of cell is compared with check, not only "holds"

@@ -4,7 +4,9 @@ The site is built once per session (`mkdocs build --strict` in a subprocess, exa
 it) from a temporary copy of tests/fixtures/registry plus the site-test families in fixtures/families/, with the
 check page's Python runtime served from the site when the machine has it (.ci/run installs it), so the check page
 answers offline. NEURON_COMPAT_SITE_REGISTRY points the tests at another registry (e.g. ./registry) instead.
-`real_site` is the one build of the repository's own registry, shared by the tests that need every family.
+`real_site` is the one build of the repository's own registry, the README's way, shared by the tests that need
+every family. Under pytest-xdist each of these is made once per run, by the first worker that asks
+(engine_build.made_once); the others read the same folder.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from engine_build import REPO, available_pyodide
+from engine_build import REPO, available_pyodide, made_once, readme_build
 from site_helpers import ARTIFACTS, build_site, inject_hostile, make_registry, make_stale_registry
 
 
@@ -27,15 +29,19 @@ def site_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
     chosen = os.environ.get("NEURON_COMPAT_SITE_REGISTRY")
     if chosen:
         return Path(chosen).resolve()
-    return make_registry(tmp_path_factory.mktemp("registry") / "registry")
+    return made_once(tmp_path_factory, "registry", lambda folder: make_registry(folder / "registry")) / "registry"
+
+
+def _built(registry: Path, pyodide: Path | None = None) -> object:
+    def build(folder: Path) -> None:
+        result = build_site(registry, folder / "out", pyodide=pyodide)
+        assert result.returncode == 0, result.stderr[-3000:]
+    return build
 
 
 @pytest.fixture(scope="session")
 def built_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    output = tmp_path_factory.mktemp("site") / "out"
-    result = build_site(site_registry, output, pyodide=available_pyodide())
-    assert result.returncode == 0, result.stderr
-    return output
+    return made_once(tmp_path_factory, "site", _built(site_registry, available_pyodide())) / "out"
 
 
 @pytest.fixture(scope="session")
@@ -44,39 +50,33 @@ def real_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory, req
     when NEURON_COMPAT_SITE_REGISTRY already points there."""
     if site_registry == (REPO / "registry").resolve():
         return Path(request.getfixturevalue("built_site"))
-    output = tmp_path_factory.mktemp("real-site") / "out"
-    result = build_site(REPO / "registry", output, pyodide=available_pyodide())
-    assert result.returncode == 0, result.stderr[-3000:]
-    return output
+    def build(folder: Path) -> None:
+        result = readme_build(folder / "out", pyodide=available_pyodide())
+        assert result.returncode == 0, result.stderr[-3000:]
+    return made_once(tmp_path_factory, "real-site", build) / "out"
 
 
 @pytest.fixture(scope="session")
 def stale_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site-test registry with one claim last verified before every release (see make_stale_registry)."""
-    return make_stale_registry(tmp_path_factory.mktemp("stale") / "registry")
+    return made_once(tmp_path_factory, "stale", lambda folder: make_stale_registry(folder / "registry")) / "registry"
 
 
 @pytest.fixture(scope="session")
 def stale_site(stale_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    output = tmp_path_factory.mktemp("stale-site") / "out"
-    result = build_site(stale_registry, output)
-    assert result.returncode == 0, result.stderr
-    return output
+    return made_once(tmp_path_factory, "stale-site", _built(stale_registry)) / "out"
 
 
 @pytest.fixture(scope="session")
 def hostile_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    registry = make_registry(tmp_path_factory.mktemp("hostile") / "registry")
-    inject_hostile(registry)
-    return registry
+    def make(folder: Path) -> None:
+        inject_hostile(make_registry(folder / "registry"))
+    return made_once(tmp_path_factory, "hostile", make) / "registry"
 
 
 @pytest.fixture(scope="session")
 def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    output = tmp_path_factory.mktemp("hostile-site") / "out"
-    result = build_site(hostile_registry, output)
-    assert result.returncode == 0, result.stderr
-    return output
+    return made_once(tmp_path_factory, "hostile-site", _built(hostile_registry)) / "out"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -92,21 +92,14 @@ def test_invalid_registry_fails_with_validate_messages_and_keeps_previous_output
     assert tree_digest(output) == before
 
 
-def test_bundled_registry_builds_from_the_repository_root(tmp_path: Path) -> None:
+def test_bundled_registry_builds_from_the_repository_root(real_site: Path) -> None:
     """The README's build with no settings: `neuron-compat site` of the real registry/ beside mkdocs.yml, then
-    `mkdocs build --strict` of that tree (docs_dir: build/docs). The tree goes to a temporary folder here so
-    the test never writes into the checkout."""
-    docs = tmp_path / "docs"
-    env = {k: v for k, v in os.environ.items() if k not in ("NEURON_COMPAT_REGISTRY", "SOURCE_DATE_EPOCH")}
-    env["NO_MKDOCS_2_WARNING"] = "1"
-    tree = subprocess.run([sys.executable, "-m", "neuron_compat.cli", "site", "--out", str(docs)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False)
-    assert tree.returncode == 0, tree.stderr[-3000:]
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-                            cwd=REPO, env={**env, "NEURON_COMPAT_DOCS": str(docs)}, capture_output=True, text=True,
-                            timeout=300, check=False)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert (tmp_path / "site" / "api" / "registry.json").is_file()
+    `mkdocs build --strict` of that tree. `real_site` is that build (engine_build.readme_build; the tree goes to
+    a temporary folder so no test writes into the checkout), shared with the tests that read every family."""
+    families = json.loads((real_site / "api" / "registry.json").read_text(encoding="utf-8"))["families"]
+    bundled = sorted(path.stem for path in (REPO / "registry" / "families").glob("*.yaml"))
+    assert sorted(family["id"] for family in families) == bundled  # every family of the checkout, no other
+    assert (real_site / "families" / bundled[0] / "index.html").is_file()
 
 
 def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) -> None:
