@@ -12,14 +12,13 @@ of a real process, signals and output encodings have their own tests (tests/host
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_in_process import run_in_process
 from corpus import Case, load_cases
 
 CASES = load_cases()
@@ -33,20 +32,7 @@ def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subproc
     if env is not None and env != dict(os.environ):
         return subprocess.run([sys.executable, "-m", "neuron_compat.cli", *args], cwd=cwd, env=env,
                               capture_output=True, text=True, timeout=60)
-    from neuron_compat.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    here = os.getcwd()
-    try:
-        os.chdir(cwd)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(list(args))
-            except SystemExit as exit_:  # argparse's usage errors
-                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
-    finally:
-        os.chdir(here)
-    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+    return run_in_process(list(args), cwd)
 
 
 def snapshot(folder: Path) -> dict[str, tuple[str, bytes | str]]:

@@ -4,6 +4,10 @@ Every command is run with a hostile value in each of its arguments (a forged CI 
 newline, a terminal escape, a bidi override): no output line may start a forged command, carry a raw ESC or
 bidi mark, or be a traceback. Then with a 300-character path component (ENAMETOOLONG) in every place a
 path goes, and with an ASCII-only stdout and an emoji in the data.
+
+The messages are tested in-process (cli_in_process), except `check org/name`, which asks the (fake, offline) Hub
+through huggingface_hub: its HF_ENDPOINT and HF_HUB_OFFLINE are read when it is imported, so those run in a real
+process, as do the environment-variable and output-encoding tests.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_in_process import run_in_process
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "registry"
 HOSTILE = ["HEAD\n::error::forged", "x\x1b[2J\x1b]0;pwn\x07", "llama\n", "a\u202eb"]
@@ -50,6 +55,9 @@ COMMANDS = [
 
 
 def run(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """In-process, unless the run sets environment variables or asks the Hub (see the module's docstring)."""
+    if not env and not (argv[0] == "check" and argv[1] == "org/name"):
+        return run_in_process(argv, cwd)
     environment = {**os.environ, "HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_OFFLINE": "1", **env}
     return subprocess.run([sys.executable, "-m", "neuron_compat.cli", *argv], cwd=cwd, capture_output=True,
                           text=True, timeout=60, env=environment, errors="backslashreplace")
