@@ -3,9 +3,9 @@
 The site is built once for this module from ./registry (the shared site-test registry has four families, too
 few to rank against). A fixed sample of families is queried by each identifier kind it has: its first
 model_type, first architecture, first example checkpoint id, that checkpoint's repo name alone (only where no
-other family carries it) and its name. mkdocs-material, the reference engine: every 4th family by id from the
-first (39 of 153 families, about 190 queries); Zensical: every 8th from the third (19 families). Every family
-took about 4 minutes on a loaded 2-core machine, so the sample keeps the module near 2 minutes.
+other family carries it) and its name. mkdocs-material, the reference engine: every 5th family by id from the
+first (34 of 168 families, about 160 queries); Zensical: every 12th from the third (14 families). Every family
+took about 4 minutes on a loaded 2-core machine, so the sample keeps the module near a minute and a half.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from neuron_compat.site.search_identifiers import normalize
 
 pytestmark = pytest.mark.browser
 
-MATERIAL_SAMPLE = slice(0, None, 4)
-ZENSICAL_SAMPLE = slice(2, None, 8)
+MATERIAL_SAMPLE = slice(0, None, 5)
+ZENSICAL_SAMPLE = slice(2, None, 12)
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +105,7 @@ def sample(cases: list[tuple[str, str, str]], families: slice) -> list[tuple[str
 
 def test_material_sampled_families_first_for_each_of_their_identifiers(site_page, serve, registry_site: Path) -> None:
     cases = sample(queries(registry_site), MATERIAL_SAMPLE)
-    assert len({case[0] for case in cases}) >= 35 and len(cases) > 150
+    assert len({case[0] for case in cases}) >= 30 and len(cases) > 130
     box = open_material(site_page, serve(registry_site))
     wrong = misses(site_page, box, MATERIAL_FIRST, cases)
     assert not wrong, f"{len(wrong)} of {len(cases)} queries:\n" + "\n".join(wrong)
