@@ -63,23 +63,10 @@ def check_site(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def check_site_url(check_site):
-    import functools
-    import http.server
-    import threading
+    from static_server import serving
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
-                          ".wasm": "application/wasm", ".mjs": "text/javascript"}
-
-        def log_message(self, *args) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(check_site)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving(check_site) as url:
+        yield url
 
 
 @pytest.fixture
@@ -88,6 +75,31 @@ def check_page(loopback_context):
     page = loopback_context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return page
+
+
+@pytest.fixture(scope="module")
+def _module_check_page(chromium, check_site_url):
+    from loopback import new_loopback_context
+
+    context = new_loopback_context(chromium)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(check_site_url + "check/")
+    page.wait_for_selector("#nc-check[data-ready=yes]", timeout=15000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def loaded_check_page(_module_check_page):
+    """The module's one check page, already open (its Python, once loaded, stays loaded): for tests that only
+    ask questions through the controls (ask() sets every control each time), so Python boots once per module
+    instead of once per test. Its page.errors is emptied for each test."""
+    page = _module_check_page
+    page.errors.clear()
+    page.evaluate("document.getElementById('nc-check').removeAttribute('data-limit-ms')")
     return page
 
 

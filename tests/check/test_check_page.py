@@ -99,10 +99,8 @@ def test_python_loads_when_a_question_is_typed_never_on_page_load(check_page, ch
     assert page.locator("#nc-check-result").inner_text() == ""  # nothing is answered until Check is pressed
 
 
-def test_every_fixture_config_gives_the_cli_json_and_table(check_page, check_site_url):
-    page = check_page
-    open_check_page(page, check_site_url)
-    assert page.locator("#nc-check-result").inner_text() == ""  # Python is not loaded before the first question
+def test_every_fixture_config_gives_the_cli_json_and_table(loaded_check_page):
+    page = loaded_check_page
     for config in CONFIG_FILES:
         assert_same_answer(page, config, [], {})
     assert page.errors == []
@@ -119,20 +117,18 @@ CONTROLS = [
 """Each page control and the `check` flag it stands for (one page, so Python loads once for all of them)."""
 
 
-def test_the_controls_are_the_cli_flags(check_page, check_site_url):
-    page = check_page
-    open_check_page(page, check_site_url)
+def test_the_controls_are_the_cli_flags(loaded_check_page):
+    page = loaded_check_page
     for flags, choices in CONTROLS:
         for name in ("llama-3.1-8b.json", "qwen3-8b.json"):
             assert_same_answer(page, CONFIGS / name, flags, choices)  # its message names the config and flags
     assert page.errors == []
 
 
-def test_fuzzed_configs_give_the_cli_answer_or_its_error(check_page, check_site_url, tmp_path):
+def test_fuzzed_configs_give_the_cli_answer_or_its_error(loaded_check_page, tmp_path):
     from test_check_fit import fuzzed_configs
 
-    page = check_page
-    open_check_page(page, check_site_url)
+    page = loaded_check_page
     configs = fuzzed_configs(40, seed=33)[-40:]
     for index, config in enumerate(configs):
         path = tmp_path / f"fuzzed-{index}.json"
@@ -153,9 +149,8 @@ BAD_INPUT = {
 }
 
 
-def test_bad_input_gets_the_cli_error_and_the_page_keeps_working(check_page, check_site_url, tmp_path):
-    page = check_page
-    open_check_page(page, check_site_url)
+def test_bad_input_gets_the_cli_error_and_the_page_keeps_working(loaded_check_page, tmp_path):
+    page = loaded_check_page
     for name, text in BAD_INPUT.items():
         path = tmp_path / "config.json"
         path.write_text(text, encoding="utf-8")
@@ -182,19 +177,18 @@ def test_bad_input_gets_the_cli_error_and_the_page_keeps_working(check_page, che
     assert page.errors == []
 
 
-def test_a_worker_that_overruns_is_stopped_and_the_page_says_so(check_page, check_site_url):
-    page = check_page
-    open_check_page(page, check_site_url)
-    page.evaluate("document.getElementById('nc-check').setAttribute('data-limit-ms', '50')")
+def test_a_worker_that_overruns_is_stopped_and_the_page_says_so(loaded_check_page):
+    page = loaded_check_page
+    # 1 ms: less than any answer takes, with Python loaded or not (the module's page may have it loaded)
+    page.evaluate("document.getElementById('nc-check').setAttribute('data-limit-ms', '1')")
     ask(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
     assert "the Python worker was stopped" in page.locator(".nc-check-error").inner_text()
     page.evaluate("document.getElementById('nc-check').removeAttribute('data-limit-ms')")
     assert_same_answer(page, CONFIGS / "llama-3.1-8b.json", [], {})  # a new worker answers
 
 
-def test_config_text_is_shown_as_text_and_never_runs(check_page, check_site_url):
-    page = check_page
-    open_check_page(page, check_site_url)
+def test_config_text_is_shown_as_text_and_never_runs(loaded_check_page):
+    page = loaded_check_page
     hostile = {"model_type": "<img src=x onerror=window.__pwned=1>", "architectures": ["<script>window.__pwned=2</script>"],
                "attn_implementation": "<b onmouseover=window.__pwned=3>x</b>"}
     ask(page, json.dumps(hostile))
@@ -203,9 +197,8 @@ def test_config_text_is_shown_as_text_and_never_runs(check_page, check_site_url)
     assert "<img src=x onerror=window.__pwned=1>" in page.locator("#nc-check-result").inner_text()
 
 
-def test_the_explain_box_gives_explain_json(check_page, check_site_url):
-    page = check_page
-    open_check_page(page, check_site_url)
+def test_the_explain_box_gives_explain_json(loaded_check_page):
+    page = loaded_check_page
     error = "RuntimeError: NCC_EVRF009 something failed"
     page.fill("#nc-explain-text", error)
     page.click("#nc-explain-run")
@@ -306,10 +299,8 @@ def _contrast(page, selector: str) -> float:
     }""", selector)
 
 
-def test_the_check_verdict_has_a_status_badge_and_errors_are_readable(check_page, check_site_url) -> None:
-    page = check_page
-    page.goto(check_site_url + "check/")
-    page.wait_for_selector("#nc-check[data-ready=yes]", state="attached")
+def test_the_check_verdict_has_a_status_badge_and_errors_are_readable(loaded_check_page) -> None:
+    page = loaded_check_page
     ask(page, VISITOR_CONFIG)
     status = page.locator("#nc-check-result").get_attribute("data-status")
     badge = page.locator("#nc-check-result .nc-check-summary .nc-status")

@@ -9,16 +9,13 @@ attribute or a javascript:/data: link, and the text itself is shown and exported
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import shutil
-import socketserver
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import static_server
 import yaml
 from payloads import MARKDOWN, PLAIN, hostile_family
 
@@ -81,22 +78,10 @@ def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactor
     return out
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
-                      ".wasm": "application/wasm", ".mjs": "text/javascript"}  # the check page's Python runtime
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def base_url(hostile_site: Path) -> Iterator[str]:
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(hostile_site)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with static_server.serving(hostile_site) as url:
+        yield url
 
 
 @pytest.fixture

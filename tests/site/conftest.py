@@ -11,15 +11,12 @@ every family. Under pytest-xdist each of these is made once per run, by the firs
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
-import socketserver
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import static_server
 from engine_build import REPO, available_pyodide, made_once, readme_build
 from site_helpers import ARTIFACTS, build_site, inject_hostile, make_registry, make_stale_registry
 
@@ -79,29 +76,14 @@ def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactor
     return made_once(tmp_path_factory, "hostile-site", _built(hostile_registry)) / "out"
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,  # noqa: RUF012
-                      ".wasm": "application/wasm", ".mjs": "text/javascript"}  # the check page's Python runtime
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-
-
 @pytest.fixture(scope="session")
 def serve() -> Iterator[object]:
-    """serve(directory) -> base URL of a threading http.server on 127.0.0.1 and a free port."""
-    servers: list[_Server] = []
+    """serve(directory) -> base URL of a threading http.server on 127.0.0.1 and a free port (static_server)."""
+    servers: list[static_server.StaticServer] = []
 
     def start(directory: Path) -> str:
-        handler = functools.partial(_QuietHandler, directory=str(directory))
-        server = _Server(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}/"
+        servers.append(static_server.start(directory))
+        return static_server.url_of(servers[-1])
 
     yield start
     for server in servers:
