@@ -39,8 +39,19 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def run_check(*args: str, env: dict[str, str] | None = None, registry: Path = CHECK_REGISTRY,
-              timeout: float = 60) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "neuron_compat.cli", "check", *args, "--registry", str(registry)]
+              timeout: float = 60, process: bool = False) -> subprocess.CompletedProcess:
+    """`neuron-compat check ARGS --registry REGISTRY` from the repository root. In this process (cli_in_process)
+    when it reads a local file or folder with the test's own environment; in a real process when `env` is given,
+    when it names a Hub id (huggingface_hub reads HF_ENDPOINT and HF_HUB_OFFLINE on import), or with `process`.
+    The real command's exit codes are also tested from the installed wheel (test_check_installed_wheel.py)."""
+    arguments = ["check", *args, "--registry", str(registry)]
+    model = next((a for a in args if not a.startswith("-")), None)
+    local = model is None or (ROOT / model).exists()
+    if env is None and local and not process:
+        from cli_in_process import run_in_process
+
+        return run_in_process(arguments, ROOT)
+    command = [sys.executable, "-m", "neuron_compat.cli", *arguments]
     return subprocess.run(command, capture_output=True, text=True, env=env or clean_env(), cwd=ROOT, timeout=timeout,
                           check=False)
 

@@ -67,7 +67,8 @@ def base(serve, built_site: Path) -> str:
     return serve(built_site)
 
 
-def visit(chromium, width: int, url: str, outside: list[str], open_all: bool = False):
+def loopback_at(chromium, width: int, outside: list[str]):
+    """A context `width` px wide that records (and aborts) every request leaving 127.0.0.1 in `outside`."""
     context = chromium.new_context(viewport={"width": width, "height": 800})
 
     def route(request_route) -> None:
@@ -78,7 +79,10 @@ def visit(chromium, width: int, url: str, outside: list[str], open_all: bool = F
             request_route.abort()
 
     context.route("**/*", route)
-    page = context.new_page()
+    return context
+
+
+def load(page, url: str, open_all: bool = False) -> None:
     page.goto(url)
     page.wait_for_load_state("networkidle")
     if "/matrix/" in url:
@@ -86,6 +90,12 @@ def visit(chromium, width: int, url: str, outside: list[str], open_all: bool = F
     if open_all:
         page.evaluate("() => document.querySelectorAll('article details').forEach(d => { d.open = true; })")
         page.wait_for_timeout(150)  # the toggle events re-fit the tables inside
+
+
+def visit(chromium, width: int, url: str, outside: list[str], open_all: bool = False):
+    context = loopback_at(chromium, width, outside)
+    page = context.new_page()
+    load(page, url, open_all)
     return context, page
 
 
@@ -94,9 +104,11 @@ def test_no_table_is_wider_than_its_column_and_no_third_party_request(chromium, 
                                                                        width: int) -> None:
     problems: dict[str, list[str]] = {}
     outside: list[str] = []
-    for path in page_types(built_site):
-        context, page = visit(chromium, width, base + path, outside, open_all=True)
-        try:
+    context = loopback_at(chromium, width, outside)  # one context (and page) for every page type at this width
+    try:
+        page = context.new_page()
+        for path in page_types(built_site):
+            load(page, base + path, open_all=True)
             try:  # the folds just opened re-fit their tables in toggle events: on a busy machine that takes a while
                 page.wait_for_function(f"({OVERFLOWS})().length === 0", timeout=5000)
             except PlaywrightTimeout:
@@ -104,8 +116,8 @@ def test_no_table_is_wider_than_its_column_and_no_third_party_request(chromium, 
             found = page.evaluate(OVERFLOWS) + [f"broken identifier: {t}" for t in page.evaluate(BROKEN_IDENTIFIERS)]
             if found:
                 problems[path or "home"] = found
-        finally:
-            context.close()
+    finally:
+        context.close()
     assert problems == {}, f"at {width} px"
     assert outside == [], "requests to a third party on page load"
 
@@ -113,9 +125,11 @@ def test_no_table_is_wider_than_its_column_and_no_third_party_request(chromium, 
 def test_a_family_page_opens_on_the_answer_with_the_evidence_folded(chromium, base: str, built_site: Path) -> None:
     outside: list[str] = []
     families = [p for p in page_types(built_site) if p.startswith("families/") and p != "families/"]
-    for path in families:
-        context, page = visit(chromium, 1280, base + path, outside)
-        try:
+    context = loopback_at(chromium, 1280, outside)
+    try:
+        page = context.new_page()
+        for path in families:
+            load(page, base + path)
             answer = page.locator(".nc-summary")
             assert answer.count() == 1, path
             top = answer.evaluate("el => el.getBoundingClientRect().top + scrollY")
@@ -126,8 +140,8 @@ def test_a_family_page_opens_on_the_answer_with_the_evidence_folded(chromium, ba
             folds = page.locator("details.nc-fold")
             assert folds.count() >= 1, path
             assert page.evaluate("() => [...document.querySelectorAll('details.nc-fold')].every(d => !d.open)"), path
-        finally:
-            context.close()
+    finally:
+        context.close()
 
 
 def test_a_permalink_or_a_search_hit_opens_the_fold_it_lands_in(chromium, base: str) -> None:
