@@ -16,8 +16,14 @@ REPO = Path(__file__).resolve().parents[2]
 FIXTURE_REGISTRY = REPO / "tests" / "fixtures" / "registry"
 
 
-def run_cli(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`neuron-compat ARGS` as a contributor runs it (a real process, real exit code)."""
+def run_cli(*args: str | Path, cwd: Path, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """`neuron-compat ARGS` as a contributor runs it from `cwd`: what it prints and its exit code. In this process
+    (cli_in_process: the command does nothing differently in a fresh interpreter), or in a real one with
+    `process` (for what only a process shows: its exit status to a shell, concurrent runs)."""
+    if not process:
+        from cli_in_process import run_in_process
+
+        return run_in_process([str(arg) for arg in args], cwd)
     env = {**os.environ, "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "neuron_compat.cli", *map(str, args)],

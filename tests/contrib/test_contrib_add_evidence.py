@@ -80,7 +80,7 @@ def test_source_and_new_dtype_go_to_the_statement_that_covers_the_release(regist
     path = _write_commented(registry)
     result = run_cli("add-evidence", "llama", "--registry", registry, "--stack", "nxd-inference",
                      "--release", "2.22.0", "--instance", "trn2.48xlarge", "--dtype", "bf16,fp8", *RUN,
-                     cwd=registry.parent)
+                     cwd=registry.parent, process=True)  # one real process: the others run in-process
     assert result.returncode == 0, result.stderr
     assert "added dtypes fp8 to support[0]" in result.stdout
     assert diff_lines(COMMENTED_LLAMA, path.read_text()) == [

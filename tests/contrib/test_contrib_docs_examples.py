@@ -50,7 +50,7 @@ def test_a_documented_command_works_on_the_real_registry(doc: str, argv: list[st
         args[index + 1] = str(config)
     else:
         args.append("--dry-run")
-    result = run_cli(*args, "--registry", registry, cwd=tmp_path)
+    result = run_cli(*args, "--registry", registry, cwd=tmp_path, process=True)  # as typed: a real process
     assert result.returncode == 0, f"{doc}: {' '.join(argv)}\n{result.stdout}{result.stderr}"
 
 
