@@ -118,6 +118,14 @@ def zensical_build(docs: Path, project: Path) -> tuple[subprocess.CompletedProce
     return result, project / "build" / "site"
 
 
+def site_builder(registry: Path, pyodide: Path | None = None) -> Callable[[Path], None]:
+    """For made_once: build_site of `registry` into FOLDER/out, failing the fixture with mkdocs' last words."""
+    def build(folder: Path) -> None:
+        result = build_site(registry, folder / "out", pyodide=pyodide)
+        assert result.returncode == 0, result.stderr[-3000:]
+    return build
+
+
 def made_once(tmp_path_factory, name: str, make: Callable[[Path], object]) -> Path:
     """`make(folder)` once per test run, however many pytest-xdist workers ask: the first worker makes it under a
     lock in the run's shared temporary folder and the others wait, then read the same folder. Without workers it is

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,29 +30,17 @@ class StaticServer(http.server.ThreadingHTTPServer):
     def handle_error(self, request: object, client_address: object) -> None:
         """A browser that closes a connection mid-answer (a page left, a worker stopped) is not a server error;
         anything else is printed as http.server does."""
-        import sys
-
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)  # type: ignore[arg-type]
-
-
-def start(directory: Path) -> StaticServer:
-    """A started server of `directory`; its URL is url_of(server). Stop it with server.shutdown()."""
-    server = StaticServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def url_of(server: StaticServer) -> str:
-    return f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 @contextlib.contextmanager
 def serving(directory: Path) -> Iterator[str]:
     """The base URL of `directory` served for the duration of the block."""
-    server = start(directory)
+    server = StaticServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield url_of(server)
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
     finally:
         server.shutdown()
         server.server_close()

@@ -51,14 +51,9 @@ def check_site(tmp_path_factory):
     build takes about 4 s and gives the check page every family the fixture configs need.
     """
     from check_helpers import CHECK_REGISTRY
-    from engine_build import build_site, made_once, pyodide_dir
+    from engine_build import made_once, pyodide_dir, site_builder
 
-    pyodide = pyodide_dir()
-
-    def build(folder):
-        result = build_site(CHECK_REGISTRY, folder / "out", pyodide=pyodide)
-        assert result.returncode == 0, result.stderr
-    return made_once(tmp_path_factory, "check-site", build) / "out"
+    return made_once(tmp_path_factory, "check-site", site_builder(CHECK_REGISTRY, pyodide_dir())) / "out"
 
 
 @pytest.fixture(scope="session")

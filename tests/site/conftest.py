@@ -11,14 +11,15 @@ every family. Under pytest-xdist each of these is made once per run, by the firs
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import static_server
-from engine_build import REPO, available_pyodide, made_once, readme_build
-from site_helpers import ARTIFACTS, build_site, inject_hostile, make_registry, make_stale_registry
+from engine_build import REPO, available_pyodide, made_once, readme_build, site_builder
+from site_helpers import ARTIFACTS, inject_hostile, make_registry, make_stale_registry
 
 
 @pytest.fixture(scope="session")
@@ -29,16 +30,9 @@ def site_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return made_once(tmp_path_factory, "registry", lambda folder: make_registry(folder / "registry")) / "registry"
 
 
-def _built(registry: Path, pyodide: Path | None = None) -> object:
-    def build(folder: Path) -> None:
-        result = build_site(registry, folder / "out", pyodide=pyodide)
-        assert result.returncode == 0, result.stderr[-3000:]
-    return build
-
-
 @pytest.fixture(scope="session")
 def built_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return made_once(tmp_path_factory, "site", _built(site_registry, available_pyodide())) / "out"
+    return made_once(tmp_path_factory, "site", site_builder(site_registry, available_pyodide())) / "out"
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +55,7 @@ def stale_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def stale_site(stale_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return made_once(tmp_path_factory, "stale-site", _built(stale_registry)) / "out"
+    return made_once(tmp_path_factory, "stale-site", site_builder(stale_registry)) / "out"
 
 
 @pytest.fixture(scope="session")
@@ -73,22 +67,15 @@ def hostile_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def hostile_site(hostile_registry: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return made_once(tmp_path_factory, "hostile-site", _built(hostile_registry)) / "out"
+    return made_once(tmp_path_factory, "hostile-site", site_builder(hostile_registry)) / "out"
 
 
 @pytest.fixture(scope="session")
 def serve() -> Iterator[object]:
-    """serve(directory) -> base URL of a threading http.server on 127.0.0.1 and a free port (static_server)."""
-    servers: list[static_server.StaticServer] = []
-
-    def start(directory: Path) -> str:
-        servers.append(static_server.start(directory))
-        return static_server.url_of(servers[-1])
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+    """serve(directory) -> base URL of a threading http.server on 127.0.0.1 and a free port (static_server),
+    stopped at the end of the session."""
+    with contextlib.ExitStack() as servers:
+        yield lambda directory: servers.enter_context(static_server.serving(directory))
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from loopback import new_loopback_context
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
@@ -69,17 +70,7 @@ def base(serve, built_site: Path) -> str:
 
 def loopback_at(chromium, width: int, outside: list[str]):
     """A context `width` px wide that records (and aborts) every request leaving 127.0.0.1 in `outside`."""
-    context = chromium.new_context(viewport={"width": width, "height": 800})
-
-    def route(request_route) -> None:
-        if request_route.request.url.startswith("http://127.0.0.1"):
-            request_route.continue_()
-        else:
-            outside.append(request_route.request.url)
-            request_route.abort()
-
-    context.route("**/*", route)
-    return context
+    return new_loopback_context(chromium, width=width, height=800, outside=outside)
 
 
 def load(page, url: str, open_all: bool = False) -> None:
