@@ -31,23 +31,39 @@ PYODIDE_CACHE = REPO / ".cache" / "pyodide" / "package"
 
 
 def available_pyodide() -> Path | None:
-    """The pinned Pyodide runtime the check page runs on, when this machine has it (.ci/run installs it): sites
-    built with it answer on the check page offline, from the test server alone."""
+    """The pinned Pyodide runtime the check page runs on, when this machine has it: sites built with it answer on
+    the check page offline, from the test server alone."""
     folder = Path(os.environ.get("NEURON_COMPAT_PYODIDE_DIR") or PYODIDE_CACHE)
     return folder if (folder / "pyodide.mjs").is_file() else None
 
 
 def pyodide_dir() -> Path:
-    """`available_pyodide()`, for a test that needs it: skipped locally without it, failed on CI ($CI set)."""
+    """`available_pyodide()`, fetched when missing (scripts/fetch_pyodide.py: the npm registry's tarball of the
+    pinned version, its sha512 checked), for a test that needs it. Where it cannot be fetched (no route to the npm
+    registry), the test is skipped locally and fails on CI ($CI set)."""
     import pytest
 
     folder = available_pyodide()
+    if folder is None and not os.environ.get("NEURON_COMPAT_PYODIDE_DIR"):
+        folder = _fetched_pyodide()
     if folder is None:
         where = os.environ.get("NEURON_COMPAT_PYODIDE_DIR") or PYODIDE_CACHE
         if os.environ.get("CI"):
-            pytest.fail(f"no Pyodide at {where}: CI must install it (.ci/run: npm pack pyodide)")
-        pytest.skip(f"no Pyodide at {where} (.ci/run installs the pinned npm package there)")
+            pytest.fail(f"no Pyodide at {where} and it could not be fetched (python scripts/fetch_pyodide.py)")
+        pytest.skip(f"no Pyodide at {where} and it could not be fetched (python scripts/fetch_pyodide.py)")
     return folder
+
+
+def _fetched_pyodide() -> Path | None:
+    """Run scripts/fetch_pyodide.py once for the whole run (xdist workers wait on one lock)."""
+    from filelock import FileLock
+
+    PYODIDE_CACHE.parent.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(PYODIDE_CACHE.parent.parent / "pyodide.lock")):
+        if available_pyodide() is None:
+            subprocess.run([sys.executable, str(REPO / "scripts" / "fetch_pyodide.py")], cwd=REPO, check=False,
+                           timeout=600)
+    return available_pyodide()
 
 
 def write_tree(registry: Path, docs: Path, pages: Path = PAGES, cwd: Path | None = None,

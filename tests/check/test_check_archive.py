@@ -112,15 +112,60 @@ def test_the_module_set_follows_the_code_not_a_list(tmp_path):
         check_modules(package)
 
 
-def test_ci_installs_the_pinned_runtime():
+def _fetcher():
+    """scripts/fetch_pyodide.py as a module (scripts/ is not a package)."""
+    import importlib.util
+
+    from check_helpers import ROOT
+
+    spec = importlib.util.spec_from_file_location("fetch_pyodide", ROOT / "scripts" / "fetch_pyodide.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_runtime_fetcher_pins_the_page_s_version_and_ci_runs_it():
+    fetch_pyodide = _fetcher()
     from check_helpers import ROOT
 
     from neuron_compat.site.check_archive import PYODIDE_CDN, PYODIDE_VERSION
 
-    assert f"PYODIDE_PACKAGE=pyodide@{PYODIDE_VERSION}\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    workflow = (ROOT / ".github" / "workflows" / "check.yml").read_text(encoding="utf-8")
-    assert f"npm pack --silent pyodide@{PYODIDE_VERSION} " in workflow
+    assert fetch_pyodide.VERSION == PYODIDE_VERSION and PYODIDE_VERSION in fetch_pyodide.TARBALL
+    assert "\npython scripts/fetch_pyodide.py\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python scripts/fetch_pyodide.py" in (ROOT / ".github" / "workflows" / "check.yml").read_text(encoding="utf-8")
     assert PYODIDE_VERSION in PYODIDE_CDN and PYODIDE_CDN.startswith("https://")
+
+
+def _tarball(members: dict[str, bytes]) -> bytes:
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def test_the_runtime_fetcher_refuses_a_tarball_that_is_not_the_pinned_one():
+    fetch_pyodide = _fetcher()
+
+    with pytest.raises(fetch_pyodide.FetchError, match="does not match the pinned sha512"):
+        fetch_pyodide.verify(_tarball({"package/pyodide.mjs": b"export {}"}))
+
+
+def test_the_runtime_fetcher_unpacks_only_the_package_folder(tmp_path):
+    fetch_pyodide = _fetcher()
+
+    data = _tarball({"package/pyodide.mjs": b"export {}", "package/package.json": b'{"version": "%s"}' % (
+        fetch_pyodide.VERSION.encode()), "package/../../escaped.txt": b"x", "/etc/absolute.txt": b"x", "other/x": b"x"})
+    fetch_pyodide.unpack(data, tmp_path / "pyodide")
+    assert fetch_pyodide.installed(tmp_path / "pyodide")
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == [
+        "pyodide/package/package.json", "pyodide/package/pyodide.mjs"]
 
 
 def test_site_refuses_a_pyodide_folder_of_another_version_in_one_line(tmp_path, capsys):

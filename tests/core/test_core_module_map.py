@@ -47,8 +47,9 @@ def test_every_module_is_in_its_package_index_and_every_entry_exists():
 
 
 def tracked_text_files() -> list[str]:
-    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.split()
+    """The repository's tracked text files: never what lies around in a clone (a .venv/ inside it, build output)."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split("\0")
     return [f for f in files if f.endswith(TEXT) and (ROOT / f).is_file()
             and not f.startswith(("registry/", "tests/fixtures/", "tests/probe/fixtures/"))]
 
