@@ -28,3 +28,52 @@ def test_the_indexed_rule_finds_what_held_at_defines(registry_dir):
     versions = [r.version for r in registry.releases] + ["2.0.0", "9.99.0"]  # before and after every range
     for version in versions:
         assert release_components._held_stacks(windows, version) == held_by_definition(registry, version), version
+
+
+def _fixture_copy(tmp_path: Path, releases: str) -> Path:
+    import shutil
+    target = tmp_path / "registry"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "registry", target)
+    (target / "releases.yaml").write_text(releases, encoding="utf-8")
+    return target
+
+
+RELEASES = """releases:
+  - version: "2.20.0"
+    date: 2024-09-16
+    notes_url: https://awsdocs-neuron.readthedocs-hosted.com/en/latest/release-notes/prev/2.20.0/index.html
+    hardware: [inf2, trn1]
+    components: {neuronx-cc: "2.15.128.0"}
+  - version: "2.21.0"
+    date: 2024-12-20
+    notes_url: https://awsdocs-neuron.readthedocs-hosted.com/en/latest/release-notes/prev/2.21.0/index.html
+    hardware: [inf2, trn1, trn2]
+    components: {torch-neuronx: "2.1.2.2.3.0"}
+{not_stated}  - version: "2.22.0"
+    date: 2025-04-03
+    notes_url: https://awsdocs-neuron.readthedocs-hosted.com/en/latest/release-notes/prev/2.22.0/index.html
+    hardware: [inf2, trn1, trn2]
+    components: {neuronx-cc: "2.17.194.0", nxd-inference: "0.2.0", torch-neuronx: "2.1.2.2.3.0"}
+"""
+NOT_STATED = """    not_stated:
+      - component: nxd-inference
+        reason: "No page read gives it."
+        read: [https://awsdocs-neuron.readthedocs-hosted.com/en/latest/release-notes/prev/2.21.0/index.html]
+"""
+
+
+def test_a_component_the_release_says_is_not_stated_is_not_asked_for(tmp_path):
+    silent = validate_registry(_fixture_copy(tmp_path / "a", RELEASES.replace("{not_stated}", "")))
+    assert [w.message for w in silent.warnings if "2.21.0" in w.message and "nxd-inference" in w.message]
+    said = validate_registry(_fixture_copy(tmp_path / "b", RELEASES.replace("{not_stated}", NOT_STATED)))
+    assert said.problems == []
+    assert not [w.message for w in said.warnings if "2.21.0" in w.message]
+    assert said.registry.releases[1].not_stated[0].component == "nxd-inference"
+
+
+def test_a_component_both_given_and_not_stated_is_a_located_problem(tmp_path):
+    both = NOT_STATED.replace("nxd-inference", "torch-neuronx")
+    result = validate_registry(_fixture_copy(tmp_path, RELEASES.replace("{not_stated}", both)))
+    [problem] = [p.format() for p in result.problems]
+    assert "releases.yaml:" in problem and "releases[1]" in problem
+    assert "torch-neuronx: listed in both components and not_stated" in problem

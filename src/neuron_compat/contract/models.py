@@ -209,6 +209,17 @@ class Model(BaseModel):
 # --- releases.yaml ------------------------------------------------------------------------------
 
 
+class NotStated(Model):
+    """A component whose version no reachable source gives for a release, and what was read looking for it.
+
+    The release says so (its page shows the component as "not stated") instead of staying silent, and the
+    `release-components` warning no longer asks for a version someone already looked for."""
+
+    component: Identifier = Field(description="The component (a `components` key, e.g. 'vllm-neuron').")
+    reason: PlainText = Field(description="Why no version is recorded: what the sources read say, or do not say.")
+    read: list[HttpsUrl] = Field(min_length=1, description="The pages read that give no version.")
+
+
 class Release(Model):
     """One Neuron SDK release."""
 
@@ -220,6 +231,16 @@ class Release(Model):
         default_factory=dict, description="Versions of the main packages in this release, as its notes give them."
     )
     summary: Markdown | None = Field(default=None, description="One sentence on what changed for model support.")
+    not_stated: list[NotStated] = Field(
+        default_factory=list,
+        description="Components whose version no reachable source gives for this release, each with what was read.")
+
+    @model_validator(mode="after")
+    def _not_stated_is_not_given(self) -> Release:
+        given_twice = [item.component for item in self.not_stated if item.component in self.components]
+        if given_twice:
+            raise ValueError(f"{', '.join(given_twice)}: listed in both components and not_stated (keep one)")
+        return self
 
 
 class ReleasesFile(Model):

@@ -3,6 +3,7 @@
 `check` and the family pages recommend a stack at a Neuron release with that release's component versions
 (views.recommendation). Where releases.yaml records none, or not the version of a stack some statement holds for
 there, the recommendation says the pin is not recorded; this rule names those releases so someone can fill them in.
+A component the release lists under `not_stated` (someone looked, and no reachable source gives it) is not asked for.
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def check(registry: Registry) -> Iterator[Finding]:
     for index, release in enumerate(registry.releases):
         components = {str(name): str(value) for name, value in release.components.items()}
         stacks = [registry.stack_by_id[s] for s in _held_stacks(windows, release.version)]
-        missing = [s.id for s in stacks if not s.separate_releases and stack_version(s, components, release.version) is None]
-        if not components:
+        looked_for = {str(item.component) for item in release.not_stated}
+        missing = [s.id for s in stacks if not s.separate_releases and s.id not in looked_for
+                   and stack_version(s, components, release.version) is None]
+        if not components and not looked_for:
             yield Finding(RELEASES_KEY, ("releases", index, "version"),
                           f"Neuron {release.version} records no component versions: recommendations at it say "
                           "their pins are not recorded",
