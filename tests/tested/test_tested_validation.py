@@ -188,3 +188,19 @@ def test_known_issue_phrases_must_be_long_enough_and_one_spaced(registry: Path) 
     assert any("at least 8 characters" in p for p in problems), problems
     problems = _issue_problems(registry, KNOWN.replace("the high-bandwidth", "the  high-bandwidth"))
     assert any("single spaces" in p for p in problems), problems
+
+
+def test_a_hand_read_known_issue_file_is_named_by_its_source(registry: Path) -> None:
+    (registry / "known-issues").mkdir(exist_ok=True)
+    read = registry / "known-issues" / "release-notes-2-99.yaml"
+    read.write_text("source: release-notes-2-99\n" + KNOWN, encoding="utf-8")
+    result = validate_registry(registry)
+    assert result.problems == []
+    assert [issue.id for issue in result.registry.known_issues.issues] == ["hbm"]
+    read.write_text("source: release-notes-2-98\n" + KNOWN, encoding="utf-8")
+    [problem] = [p.format() for p in validate_registry(registry).problems]
+    assert "release-notes-2-99.yaml:1:9: source: source 'release-notes-2-98' does not match the file name" in problem
+    assert "rename the file to release-notes-2-98.yaml" in problem
+    read.rename(registry / "known-issues" / "notes.txt")
+    [problem] = [p.format() for p in validate_registry(registry).problems]
+    assert "notes.txt" in problem and "belong in known-issues/" in problem

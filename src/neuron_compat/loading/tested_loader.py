@@ -66,7 +66,8 @@ def load_configurations(directory: Path, load_one: LoadOne[ConfigurationsFile], 
 
 def load_known_issues(directory: Path, load_one: LoadOne[KnownIssuesFile], files: dict[FileKey, LoadedYaml],
                       broken: set[FileKey], problems: list[Problem]) -> list[tuple[FileKey, KnownIssuesFile]]:
-    """known-issues/curated.yaml and known-issues/<source>.harvested.yaml, curated first, then by file name."""
+    """known-issues/curated.yaml, <source>.yaml (hand-read sources, `source` naming the file) and
+    <source>.harvested.yaml (a harvester's), curated first, then by file name."""
     found: list[tuple[FileKey, KnownIssuesFile]] = []
     if something_at(directory) and not directory.is_dir():
         problems.append(Problem(display_path(directory), 0, 0, "", "known-issues/ must be a directory of .yaml files, "
@@ -77,14 +78,16 @@ def load_known_issues(directory: Path, load_one: LoadOne[KnownIssuesFile], files
     for path in paths:
         if path.name.startswith("."):
             continue
-        if path.name != CURATED_KNOWN_ISSUES and not path.name.endswith(HARVESTED_SUFFIX):
-            problems.append(Problem(display_path(path), 0, 0, "", "only curated.yaml and <source>.harvested.yaml "
-                                    "belong in known-issues/", "rename it", rule="layout"))
+        if path.suffix != ".yaml":
+            problems.append(Problem(display_path(path), 0, 0, "", "only curated.yaml, <source>.yaml (written by hand) "
+                                    "and <source>.harvested.yaml belong in known-issues/", "rename it", rule="layout"))
             continue
         key = known_issues_key(path.name)
-        expected = path.name.removesuffix(HARVESTED_SUFFIX) if path.name.endswith(HARVESTED_SUFFIX) else None
+        harvested = path.name.endswith(HARVESTED_SUFFIX)
+        expected = (path.name.removesuffix(HARVESTED_SUFFIX) if harvested
+                    else None if path.name == CURATED_KNOWN_ISSUES else path.stem)
         issues = _load_named(path, key, KnownIssuesFile, expected,
-                             "rename the file to {source}" + HARVESTED_SUFFIX,
+                             "rename the file to {source}" + (HARVESTED_SUFFIX if harvested else ".yaml"),
                              load_one, files, broken, problems)
         if issues is not None:
             found.append((key, issues))
