@@ -29,7 +29,7 @@ sys.meta_path.insert(0, NoThirdParty())
 archive, registry_path, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
 sys.path.insert(0, archive)
 from neuron_compat.check.compiled_view import CompiledRegistry
-from neuron_compat.commands.check_page import check_answer, explain_answer
+from neuron_compat.check.page import check_answer, explain_answer
 registry = CompiledRegistry(json.load(open(registry_path, encoding="utf-8")))
 answers = [check_answer(open(c, encoding="utf-8").read(), registry, {}, "api/check/registry.json") for c in configs]
 answers.append(check_answer("{", registry, {"batch": "x"}, "api/check/registry.json"))
@@ -42,7 +42,7 @@ print(json.dumps({"answers": answers, "loaded": loaded, "files": [m.__file__ for
 
 def test_the_archive_holds_the_check_path_and_nothing_that_needs_pydantic():
     modules = check_modules()
-    for needed in ("neuron_compat.commands.check_page", "neuron_compat.commands.check", "neuron_compat.check.resolver",
+    for needed in ("neuron_compat.check.page", "neuron_compat.check.answer_pipeline", "neuron_compat.check.resolver",
                    "neuron_compat.check.fit", "neuron_compat.check.config_facts", "neuron_compat.views.recommendation",
                    "neuron_compat.sizing.decoder", "neuron_compat.check.tested_lookup", "neuron_compat.check.explain"):
         assert needed in modules
@@ -50,7 +50,7 @@ def test_the_archive_holds_the_check_path_and_nothing_that_needs_pydantic():
                      "neuron_compat.site.render"):
         assert left_out not in modules
     names = zipfile.ZipFile(io.BytesIO(archive_bytes())).namelist()
-    assert "neuron_compat/commands/check_page.py" in names and "neuron_compat/__init__.py" in names
+    assert "neuron_compat/check/page.py" in names and "neuron_compat/__init__.py" in names
     assert archive_bytes() == archive_bytes()  # the same modules give the same bytes
 
 
@@ -92,8 +92,8 @@ def _package(root: Path, files: dict[str, str]) -> Path:
 
 def test_the_module_set_follows_the_code_not_a_list(tmp_path):
     package = _package(tmp_path, {
-        "__init__.py": "", "commands/__init__.py": "", "check/__init__.py": "",
-        "commands/check_page.py": "import json\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "__init__.py": "", "check/__init__.py": "",
+        "check/page.py": "import json\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                                   "    from neuron_compat.check import typing_only\n"
                                   "def check_answer():\n    from neuron_compat.check.new_rule import rule\n"
                                   "def explain_answer():\n    pass\n"
@@ -103,11 +103,11 @@ def test_the_module_set_follows_the_code_not_a_list(tmp_path):
         "check/heavy.py": "import pydantic\n",
         "check/never.py": "", "check/typing_only.py": "",
     })
-    assert set(check_modules(package)) == {"neuron_compat", "neuron_compat.commands", "neuron_compat.commands.check_page",
+    assert set(check_modules(package)) == {"neuron_compat", "neuron_compat.check.page",
                                            "neuron_compat.check", "neuron_compat.check.new_rule",
                                            "neuron_compat.check.helper"}
     (package / "check" / "helper.py").write_text("import yaml\n", encoding="utf-8")
-    (package / "commands" / "check_page.py").write_text("from neuron_compat.check import helper\n", encoding="utf-8")
+    (package / "check" / "page.py").write_text("from neuron_compat.check import helper\n", encoding="utf-8")
     with pytest.raises(ArchiveError, match="imports yaml at the top of a module"):
         check_modules(package)
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from check_helpers import bundled_snapshot
 
+from neuron_compat.check.answer_pipeline import verdict_document
 from neuron_compat.check.bundled_index import index_text, open_indexed
 from neuron_compat.check.compiled_view import CompiledRegistry, parse_document
 from neuron_compat.check.config_facts import facts_from_config
 from neuron_compat.check.resolver import resolve
-from neuron_compat.commands.check import verdict_document
 
 DOCUMENT, INDEX = bundled_snapshot()
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "configs").glob("*.json"))

@@ -1,5 +1,5 @@
 """`neuron-compat check` on real published configs: the verdicts, and the check page's entry point
-(commands/check_page.py, which the page runs in Pyodide) giving the same JSON and the same errors."""
+(check/page.py, which the page runs in Pyodide) giving the same JSON and the same errors."""
 
 from __future__ import annotations
 
@@ -212,7 +212,7 @@ def test_variants_reach_each_rule(tmp_path):
 def _page_answers(cases: list[dict], registry_root: Path = CHECK_REGISTRY) -> list[dict]:
     """check_page.check_answer on each case, over the document the site publishes, as the page calls it."""
     from neuron_compat.check.compiled_view import CompiledRegistry
-    from neuron_compat.commands.check_page import check_answer
+    from neuron_compat.check.page import check_answer
 
     registry = CompiledRegistry(json.loads(json.dumps(registry_to_json(validate_registry(registry_root).registry))))
     answers = []
@@ -296,16 +296,16 @@ def test_cli_and_site_agree_on_the_real_registry_too():
         for release in (result.registry.release_versions[-6], result.registry.release_versions[-1]):
             cases.append({"name": f"{path.name}@{release}", "config": config, "options": {"release": release}})
     page = _page_answers(cases, ROOT / "registry")
+    from neuron_compat.check.answer_pipeline import answer_for_verdict
     from neuron_compat.check.config_facts import facts_from_config
     from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
-    from neuron_compat.commands.check import answer_with_tested
     from neuron_compat.registry_sources.selection import open_registry
 
     opened, _ = open_registry(str(ROOT / "registry"))  # the registry as `check --registry registry` reads it
     for case, answer in zip(cases, page, strict=True):
         verdict = resolve(facts_from_config(case["config"]), opened, release=case["options"]["release"])
-        document, _ = answer_with_tested(opened, verdict, case["config"], FitOptions(), None, None, None)
+        document = answer_for_verdict(opened, verdict, case["config"], FitOptions()).document
         expected = json.loads(json.dumps(document))  # the answer with its fit (the tested lists: other tests)
         shown = {k: v for k, v in (answer.get("verdict") or {}).items() if k in expected}
         assert shown == expected, case["name"]
@@ -331,10 +331,10 @@ def test_no_model_is_bad_input():
 def test_scoped_constraints_apply_only_to_their_task_or_checkpoint():
     """qwen3's vLLM Neuron `--runner=pooling` is for Qwen3-Embedding: a Qwen3ForCausalLM config never hears of it;
     --task feature-extraction or a Qwen3-Embedding repo id does; the check page's entry point says the same."""
+    from neuron_compat.check.answer_pipeline import answer_document
     from neuron_compat.check.config_facts import facts_from_config
     from neuron_compat.check.fit import FitOptions
     from neuron_compat.check.resolver import resolve
-    from neuron_compat.commands.check import answer_document
 
     result = validate_registry(ROOT / "registry")
     assert result.problems == []

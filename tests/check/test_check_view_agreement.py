@@ -19,10 +19,10 @@ from typing import Any
 
 from check_helpers import ROOT, node_executable
 
+from neuron_compat.check.answer_pipeline import verdict_document
 from neuron_compat.check.compiled_view import CompiledRegistry
 from neuron_compat.check.config_facts import facts_from_config
 from neuron_compat.check.resolver import resolve
-from neuron_compat.commands.check import verdict_document
 from neuron_compat.publishing.registry_document import registry_to_json
 from neuron_compat.rules.validation import validate_registry
 from neuron_compat.site.pages.matrix import matrix_data

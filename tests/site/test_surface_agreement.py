@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from neuron_compat.check.answer_pipeline import verdict_document
 from neuron_compat.check.config_facts import facts_from_config
 from neuron_compat.check.resolver import resolve
-from neuron_compat.commands.check import verdict_document
 from neuron_compat.loading.loader import load_registry
 from neuron_compat.site.pages import api, families
 from neuron_compat.site.pages.matrix import matrix_data

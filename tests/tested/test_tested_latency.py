@@ -28,7 +28,7 @@ def test_a_percentile_or_unit_that_does_not_fit_is_refused(measurement: dict[str
 
 
 def test_the_check_text_names_the_percentile() -> None:
-    from neuron_compat.commands.check_tested_text import _measured
+    from neuron_compat.check.tested_text import _measured
     configuration = {"measurements": [{"metric": "latency", "value": 2.7, "unit": "ms", "percentile": 99},
                                       {"metric": "throughput", "value": 10.0, "unit": "samples/s"}]}
     assert _measured(configuration) == "latency P99 2.7 ms; throughput 10 samples/s"

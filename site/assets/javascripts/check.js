@@ -1,6 +1,6 @@
 /*
  * neuron-compat: the "Check a model" page. It computes nothing: the answer comes from the package's own Python
- * (neuron_compat.commands.check_page, the functions of `neuron-compat check --json` and `explain --json`), run by
+ * (neuron_compat.check.page, the functions of `neuron-compat check --json` and `explain --json`), run by
  * Pyodide in check-worker.js, started when the visitor first presses Check. Everything is drawn with textContent:
  * pasted and registry text never becomes HTML. A worker that takes too long is stopped and the page says so.
  */

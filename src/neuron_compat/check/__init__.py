@@ -1,6 +1,11 @@
-"""Answering `neuron-compat check`: config facts, the compiled document's views, the resolver, the fit, its
-exit codes, and the Hub client.
+"""Answering `neuron-compat check`: the one answer pipeline and its text, config facts, the compiled document's
+views, the resolver, the fit, its exit codes, the check page's entry points and the Hub client.
 
+- `answer_pipeline`: The one answer pipeline: a model's config, a question and the compiled registry in, the answer out (`ask`).
+- `answer_text`: `check`'s answer as terminal text; it only renders an Answer.
+- `fit_text`: The terminal form of `check`'s fit (check/fit.py): what was counted, the bytes, and a row per instance.
+- `tested_text`: `check`'s tested-configurations lines: the checkpoint's (else its family's) runs on the instance asked for.
+- `page`: The site's check page, which runs this package's own Python in the browser (Pyodide): its entry points.
 - `compiled_view`: The compiled registry: the JSON document of `export --json` (api/registry.json) read into light views.
 - `config_facts`: Read a model's config.json (or a diffusers model_index.json) into the few facts the registry can answer for.
 - `fit`: The fit of `check`: parameters, weight and KV-cache bytes, tensor-parallel degrees per stack (the documented rules) and, per instance, whether weights + KV cache fit in device memory.

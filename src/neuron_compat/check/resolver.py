@@ -25,7 +25,7 @@ Pure: no I/O, no clock. The rules, in the order they apply:
 5. The overall `status` is the best answer's (views.answer.best; `unknown` without a family or an answer), and
    the summary says it: the question asked, scoped; exit codes: 0 supported, 3 partial, 4 otherwise.
 
-The site's check page runs this module in the browser (Pyodide, commands/check_page.py). The statement fields an
+The site's check page runs this module in the browser (Pyodide, check/page.py). The statement fields an
 answer does not work out itself it carries as they are (`carried_fields`), so a new statement field needs no change.
 """
 

@@ -5,9 +5,6 @@ and sets `handler` to a function `(args) -> exit code`.
 - `add_evidence`: `neuron-compat add-evidence FAMILY ...`: record a verified result without hand-editing YAML.
 - `changelog`: `neuron-compat changelog --from REV --to REV`: the data changelog between two git revisions.
 - `check`: `neuron-compat check MODEL`: does this checkpoint run on Neuron, per stack, at a Neuron release?
-- `check_page`: The entry points of the site's check page, which runs this package's own Python in the browser (Pyodide).
-- `check_fit_text`: The terminal form of `check`'s fit (check/fit.py): what was counted, the bytes, and a row per instance.
-- `check_tested_text`: `check`'s tested-configurations lines: the checkpoint's (else its family's) runs on the instance asked for.
 - `common`: Arguments and exit codes shared by the subcommands.
 - `diff`: `neuron-compat diff BASE [HEAD]`: the change in published claims between two registry directories.
 - `explain`: `neuron-compat explain "<error text>"`: which known issues (registry/known-issues.yaml) match an error.

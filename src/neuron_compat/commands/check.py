@@ -1,7 +1,8 @@
 """`neuron-compat check MODEL`: does this checkpoint run on Neuron, per stack, at a Neuron release?
 
-MODEL is a Hub repo id, a local config.json / model_index.json, or a local model folder. The answer is a table
-for people or, with --json, the `Verdict` (see check/resolver.py) that the site's check page computes too.
+MODEL is a Hub repo id, a local config.json / model_index.json, or a local model folder. This command reads the
+config and the registry and prints; the answer itself is check/answer_pipeline.py's `ask`, which the site's check
+page runs too: text for people (check/answer_text.py) or, with --json, the answer document.
 The registry answered from is chosen by registry_sources/selection.py (--registry, $NEURON_COMPAT_REGISTRY, ./registry,
 the bundled snapshot) and named in the header and in the JSON's `registry`.
 Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, 1 bad input (file, JSON, release, stack,
@@ -15,29 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
 from neuron_compat.safeio.option_values import argparse_type, whole_number
 from neuron_compat.safeio.safe_text import one_line
-from neuron_compat.views.inherited_capabilities import origin_label
-
-if TYPE_CHECKING:  # imported when run, so `check --help` stays cheap
-    from neuron_compat.check.compiled_view import CompiledRegistry
-    from neuron_compat.check.fit import FitOptions
-    from neuron_compat.check.resolver import StackAnswer, Verdict
-    from neuron_compat.registry_sources.selection import RegistryOrigin
-
-
-def _clean(text: object) -> str:
-    """Terminal-safe text: config and registry strings never get to move the cursor or recolour the screen."""
-    return one_line(str(text))
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"neuron-compat check: {_clean(message)}", file=sys.stderr)
+    print(f"neuron-compat check: {one_line(message)}", file=sys.stderr)
     return code
 
 
@@ -45,53 +33,30 @@ def _looks_like_path(text: str) -> bool:
     return text.startswith((".", "/", "~")) or text.endswith(".json") or "\\" in text or text.count("/") > 1
 
 
-def _unknown_value(option: str, value: str, allowed: list[str]) -> str:
-    """'unknown --workload 'infrence'; did you mean 'inference'? (allowed: inference, training)'."""
-    import difflib
-
-    close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    return f"unknown {option} '{value}'; {hint}(allowed: {', '.join(allowed)})"
-
-
-def _option_problem(args: argparse.Namespace) -> tuple[str, int] | None:
-    """The one-line message (the allowed values, with a did-you-mean) and exit code 2 (usage) of a --workload,
-    --hardware or --task the registry does not know, or None."""
-    from neuron_compat.check.resolver import WORKLOADS
-    from neuron_compat.contract.vocabulary import Task
-    from neuron_compat.views.recommendation import HARDWARE_ORDER
-
-    for option, value, allowed in (("--workload", args.workload, list(WORKLOADS)),
-                                   ("--hardware", args.hardware, list(HARDWARE_ORDER)),
-                                   ("--task", args.task, [t.value for t in Task])):
-        if value is not None and value not in allowed:
-            return (_unknown_value(option, value, allowed), EXIT_USAGE)
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
-    from neuron_compat.check.config_facts import ConfigError, facts_from_config, read_local_config
-    from neuron_compat.check.resolver import ResolveError, resolve
+    from neuron_compat.check.answer_pipeline import AnswerError, Question, ask, option_problem
+    from neuron_compat.check.config_facts import ConfigError, read_local_config
     from neuron_compat.registry_sources.errors import RegistrySourceError
     from neuron_compat.registry_sources.selection import open_registry
 
     if args.json_schema:
-        from neuron_compat.check.resolver import json_schema
-
-        sys.stdout.write(json.dumps(_with_registry_schema(json_schema()), indent=1, allow_nan=False) + "\n")
+        sys.stdout.write(json.dumps(_with_registry_schema(), indent=1, allow_nan=False) + "\n")
         return 0
     if args.model is None:
         return _fail("name a model: a Hub repo id, a config.json, a model folder or a model_index.json", EXIT_PROBLEMS)
-    problem = _option_problem(args)
+    question = Question.from_options(args)
+    problem = option_problem(question)  # before the registry is opened: a typo costs no compile
     if problem is not None:
         return _fail(*problem)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
-    fit_options = _fit_options(args, registry.instances)
-    if isinstance(fit_options, str):
-        return _fail(fit_options, EXIT_USAGE)
+    from neuron_compat.check.answer_pipeline import fit_options
+
+    fit = fit_options(question, registry.instances)
+    if isinstance(fit, str):  # before the model is read: a Hub fetch is not wasted on a bad flag
+        return _fail(fit, EXIT_USAGE)
 
     target = args.model
     checkpoint = None
@@ -117,108 +82,26 @@ def run(args: argparse.Namespace) -> int:
             commit = f", commit {fetched.commit[:12]}" if fetched.commit else ""
             cached = ", from the local cache" if fetched.from_cache else ""
             source = f"{fetched.repo_id} ({fetched.filename} at {fetched.revision}{commit}{cached})"
-        facts = facts_from_config(data)
     except ConfigError as error:
         return _fail(str(error) if ":" in str(error) else f"{target}: {error}", EXIT_PROBLEMS)
     except OSError as error:
         return _fail(f"{target}: {error.strerror or error}", EXIT_PROBLEMS)
-
     try:
-        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload,
-                          task=args.task, checkpoint=checkpoint, hardware=args.hardware)
-    except ResolveError as error:
-        return _fail(str(error), EXIT_PROBLEMS)
-
-    document, tested = answer_with_tested(registry, verdict, data, fit_options, checkpoint, args.instance, args.stack)
-    sys.stdout.write(_output(args.json, document, verdict, source, registry, origin, tested))
-    return EXIT_FOR_STATUS[verdict.status]
+        answer = ask(data, registry, question, checkpoint, source=target)
+    except AnswerError as error:
+        return _fail(error.message, error.code)
+    sys.stdout.write(answer.json_text(origin) if args.json else answer.text(source, origin))
+    return answer.exit_code
 
 
-def answer_with_tested(registry: CompiledRegistry, verdict: Verdict, data: object, fit_options: FitOptions,
-                       checkpoint: str | None, instance: str | None, stack: str | None
-                       ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The answer document (with its fit) and the tested configurations: what `check` and the check page print."""
-    from neuron_compat.check.tested_lookup import named_checkpoint
-
-    document = answer_document(verdict, data, registry.instances, [s.id for s in registry.stacks], fit_options,
-                               _configurations(registry))
-    return document, _tested(registry, verdict, checkpoint or named_checkpoint(data), instance, stack)
-
-
-def _tested(registry: CompiledRegistry, verdict: Verdict, checkpoint: str | None, instance: str | None,
-            stack: str | None) -> dict[str, Any]:
-    """The tested configurations of the checkpoint (else of its family) on the instance asked for."""
-    from neuron_compat.check.tested_lookup import tested_for
-
-    family = verdict.family.id if verdict.family else None
-    return tested_for(registry, checkpoint, family, instance=instance, stack=stack)
-
-
-def _output(as_json: bool, document: dict[str, Any], verdict: Verdict, source: str, registry: CompiledRegistry,
-            origin: RegistryOrigin, tested: dict[str, Any]) -> str:
-    """`check --json`'s text (the answer document, the tested configurations and where the registry came from),
-    or the table."""
-    from neuron_compat.check.explain import family_issue_lines, family_issues, pin_lines
-
-    issues = family_issues(registry.known_issues, verdict.family.id) if verdict.family else []
-    if as_json:
-        return json.dumps({**document, "tested_configurations": tested, "known_issues": issues,
-                           "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
-    from neuron_compat.commands.check_fit_text import render_fit
-    from neuron_compat.commands.check_tested_text import render_tested
-
-    probe = registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
-    return render_table(verdict, source, origin.describe(), probe, [*render_fit(document["fit"]), "",
-                                                                   *render_tested(tested), *family_issue_lines(issues)],
-                        pin_lines(issues))
-
-
-def _fit_options(args: argparse.Namespace, instances: dict[str, Any] | None) -> FitOptions | str:
-    """The fit flags as FitOptions, or the one-line message naming the valid values when one cannot be used."""
-    from neuron_compat.check.fit import FitOptionError, FitOptions, check_options
-
-    options = FitOptions(batch=args.batch, seq_len=args.seq_len, dtype=args.dtype, instance=args.instance,
-                         stack=args.stack, workload=args.workload, optimizer=args.optimizer, degree=args.degree)
-    try:
-        check_options(options, instances)
-    except FitOptionError as error:
-        return str(error)
-    return options
-
-
-def verdict_document(verdict: Verdict) -> dict[str, Any]:
-    """The resolver's Verdict with the command's `exit_code` after `status`: `check --json` without `registry`,
-    and what the site's check page shows (it runs this code, commands/check_page.py)."""
-    from neuron_compat.check.resolver import insert_after
-
-    return insert_after(verdict.to_dict(), "status", {"exit_code": EXIT_FOR_STATUS[verdict.status]})
-
-
-def answer_document(verdict: Verdict, config: object, instances: dict[str, Any] | None, stacks: list[str],
-                    fit_options: FitOptions, configurations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """`check --json` without `registry`: the verdict document and its `fit` (what the check page shows)."""
-    from neuron_compat.check.fit import fit_document
-
-    document = verdict_document(verdict)
-    fit = fit_document(config, instances, fit_options, stacks, pipeline=verdict.model.kind == "diffusers",
-                       verdict=document, configurations=configurations,
-                       family=verdict.family.id if verdict.family else None)
-    return {**document, "fit": fit}
-
-
-def _configurations(registry: CompiledRegistry) -> list[dict[str, Any]]:
-    from neuron_compat.check.tested_lookup import all_configurations
-
-    return all_configurations(registry)
-
-
-def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
+def _with_registry_schema() -> dict[str, Any]:
     """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
-    from neuron_compat.check.resolver import insert_after
+    from neuron_compat.check.resolver import insert_after, json_schema
     from neuron_compat.registry_sources.selection import RegistryOrigin
 
+    schema = json_schema()
     origin = TypeAdapter(RegistryOrigin).json_schema()
     schema.setdefault("$defs", {})["RegistryOrigin"] = origin
     exit_code = {"enum": sorted(set(EXIT_FOR_STATUS.values())), "title": "Exit Code", "type": "integer"}
@@ -244,122 +127,6 @@ def _with_registry_schema(schema: dict[str, Any]) -> dict[str, Any]:
     required.insert(required.index("status") + 1 if "status" in required else len(required), "exit_code")
     schema["required"] = [*required, "fit", "tested_configurations", "known_issues", "registry"]
     return schema
-
-
-def _facts_line(verdict: Verdict) -> str:
-    model = verdict.model
-    if model.kind == "diffusers":
-        parts = [f"pipeline {model.pipeline_class}"]
-    else:
-        parts = [f"model_type {model.model_type or '(none)'}"]
-        parts += model.architectures[:2]
-        if model.text_model_type:
-            parts.append(f"text_config {model.text_model_type}")
-        if model.dtype_raw:
-            parts.append(f"dtype {model.dtype or model.dtype_raw}")
-        if model.attn_implementation:
-            parts.append(f"attention {model.attn_implementation}")
-        if model.max_position_embeddings:
-            parts.append(f"context {model.max_position_embeddings}")
-        if model.sliding_window:
-            parts.append(f"sliding window {model.sliding_window}")
-        if model.rope_scaling:
-            parts.append(f"rope {model.rope_scaling.type}")
-        if model.quantization:
-            parts.append(f"quantization {model.quantization.method}")
-        if model.moe:
-            parts.append(f"MoE {model.moe.experts} experts")
-        if model.remote_code:
-            parts.append("remote code")
-    return " | ".join(parts)
-
-
-def _values_line(answer: StackAnswer) -> str:
-    """'attention: sdpa (from the stack); dtypes: bf16, fp16 (stated for this family)' for a row."""
-    parts = []
-    for name in ("attention", "dtypes", "quantization"):
-        values, origin = getattr(answer, name), getattr(answer, f"{name}_origin")
-        if values:
-            parts.append(f"{name}: {', '.join(values)} ({origin_label(origin)})")
-    return "; ".join(parts)
-
-
-def recommendation_lines(verdict: Verdict) -> list[str]:
-    """'Answer (inference):' then one line per hardware (hardware with the same line share it), and the
-    alternatives under it: the answers (views.answer), scoped to --workload / --hardware, before the table."""
-    from neuron_compat.views.recommendation import choice_text
-
-    lines: list[str] = []
-    for workload in dict.fromkeys(r.workload for r in verdict.recommendations):
-        lines.append(f"What to install ({workload}, best first; the answer is the first line; ranking in `neuron-compat check --help`):")
-        grouped: dict[tuple[str, str], list[str]] = {}
-        for item in verdict.recommendations:
-            if item.workload == workload:
-                also = ", ".join(choice_text(choice) for choice in item.alternatives)
-                grouped.setdefault((item.line, also), []).append(item.hardware)
-        for (line, also), hardware in grouped.items():
-            lines.append(f"  {', '.join(hardware)}: {line}")
-            if also:
-                lines.append(f"    else: {also}")
-        lines.append("")
-    return lines
-
-
-def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, Any] | None = None,
-                 fit_lines: list[str] | None = None, advice: list[str] | None = None) -> str:
-    """The terminal form: what was read, the family, one row per statement, caveats under their row, the fit
-    section (check_fit_text.render_fit), the result line and the portability probe's one line for the model type
-    (machine evidence, not a verdict)."""
-    lines = [f"{source}", f"  {_facts_line(verdict)}", f"  registry: {registry}"]
-    if verdict.family:
-        family = verdict.family
-        lines.append(f"  family: {family.name} [{family.id}] (matched by {family.matched_by} {family.value})")
-    lines.append(f"  Neuron release: {verdict.release}")
-    if verdict.family and verdict.task:
-        said = "--task" if verdict.task_from == "option" else "the config's class names"
-        lines.append(f"  task: {_clean(verdict.task)} (from {said})")
-    for caveat in verdict.caveats:
-        lines.append(f"  ! {caveat.message}")
-    lines.append("")
-    lines += recommendation_lines(verdict)
-    if advice:  # a release the release notes recommend for this family (known issues' pin_release)
-        lines += [*advice, ""]
-    if verdict.answers:
-        header = ("STACK", "WORKLOAD", "HARDWARE", "VERDICT", "SINCE", "UNTIL")
-        rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
-                 a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
-        widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
-        for answer, row in zip(verdict.answers, rows, strict=True):
-            lines.append("  ".join(_clean(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-            values = _values_line(answer)
-            if values:
-                lines.append(f"    {values}")
-            for caveat in answer.caveats:
-                lines.append(f"    ! {caveat.message}")
-        lines.append("")
-    if verdict.no_statement:
-        lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
-    if fit_lines:
-        lines.extend([*fit_lines, ""])
-    lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
-    if probe is not None:
-        lines.extend(_probe_lines(verdict, probe))
-    return "\n".join(_clean(line) for line in lines) + "\n"
-
-
-def _probe_lines(verdict: Verdict, probe: dict[str, Any]) -> list[str]:
-    """The portability probe, one line per captured workload, each under the stack workload it stands beside
-    (only the workloads of the rows shown, when there are rows)."""
-    from neuron_compat.views.probe_reading import CAVEAT, STACK_WORKLOAD, workload_line, workloads_for
-
-    shown = {str(a.workload) for a in verdict.answers} or {"inference", "training"}
-    picked = [(name, w) for name, w in workloads_for(probe) if STACK_WORKLOAD[name] in shown]
-    if not picked:
-        return []
-    lines = [f"Probe ({verdict.model.model_type}; {CAVEAT}):"]
-    lines.extend(f"  {STACK_WORKLOAD[name]} · {workload_line(name, w)}" for name, w in picked)
-    return lines
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

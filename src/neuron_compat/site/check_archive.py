@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "neuron_compat"
-ENTRY = ("neuron_compat.commands.check_page", ("check_answer", "explain_answer"))
+ENTRY = ("neuron_compat.check.page", ("check_answer", "explain_answer"))
 """The module and the functions of it the check page calls (the JSON of `check --json` and the table's lines, and
 `explain --json`)."""
 

@@ -1,18 +1,22 @@
-"""The entry points of the site's check page, which runs this package's own Python in the browser (Pyodide).
+"""The site's check page, which runs this package's own Python in the browser (Pyodide): its entry points.
 
-`check_answer` answers a pasted config.json with the functions `neuron-compat check` runs (commands/check.py):
-the same option checks, config reading, resolver, fit and tested configurations, and the same two outputs, the
-text `check --json` prints and the lines the terminal table prints. `explain_answer` is `explain --json` on a
-pasted error text. Standard library only: `site/check_archive.py` ships the import closure of these functions.
+`check_answer` answers a pasted config.json with check/answer_pipeline.py's `ask`, the function `neuron-compat
+check` calls, and returns the same two outputs: the text `check --json` prints and the lines the terminal prints.
+`explain_answer` is `explain --json` on a pasted error text. `PageSession` is what the page's worker holds: the
+compiled document the site publishes (its configurations and known issues included, so a fresh page answers as
+the CLI does), opened once. Standard library only: `site/check_archive.py` ships the import closure of this
+module; site/assets/javascripts/check-worker.js imports it and calls `PageSession` and its two methods.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from neuron_compat.check.answer_pipeline import Question
     from neuron_compat.check.compiled_view import CompiledRegistry
 
 SOURCE = "pasted text"
@@ -22,8 +26,6 @@ EXIT_MEANINGS = {0: "supported", 3: "partial (or supported with a limiting cavea
                  4: "unsupported or unknown", 1: "bad input", 2: "a usage error (an option value check cannot use)"}
 """What each exit code of `check` means (its --help and the check page's table say the same)."""
 
-OPTION_NAMES = ("neuron", "stack", "workload", "hardware", "task", "batch", "seq_len", "dtype", "instance", "degree",
-                "optimizer")
 INT_OPTIONS = {"batch": ("--batch", {"signed": True}), "seq_len": ("--seq-len", {"signed": True}),
                "degree": ("--degree", {"signed": True})}
 """The page's whole-number controls: their flag and the bounds `check`'s parser reads them with."""
@@ -35,9 +37,10 @@ def _failure(message: str, code: int) -> dict[str, Any]:
     return {"exit_code": code, "meaning": EXIT_MEANINGS[code], "error": one_line(message), "json": None, "lines": []}
 
 
-def _arguments(options: dict[str, Any]) -> argparse.Namespace | tuple[str, int]:
-    """The page's choices as `check`'s parsed arguments; a number that is not an integer is refused as argparse
-    refuses it (exit 2)."""
+def _question(options: dict[str, Any]) -> Question | tuple[str, int]:
+    """The page's choices as `check`'s question; a number that is not an integer is refused as argparse refuses it
+    (exit 2)."""
+    from neuron_compat.check.answer_pipeline import OPTION_NAMES, Question
     from neuron_compat.check.exit_codes import EXIT_USAGE
     from neuron_compat.safeio.option_values import OptionValueError, whole_number
 
@@ -54,17 +57,16 @@ def _arguments(options: dict[str, Any]) -> argparse.Namespace | tuple[str, int]:
                 return (f"argument {flag}: {error}", EXIT_USAGE)
         else:
             values[name] = str(value)
-    return argparse.Namespace(**values, json=True, revision=None, json_schema=False, offline=False)
+    return Question(**values)
 
 
 def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str, Any], location: str,
                  checkpoint: str | None = None) -> dict[str, Any]:
     """{exit_code, error, json, lines}: `check --json`'s text and the table's lines for a pasted config, or the
     one-line error `check` gives (with `pasted text` where it names a file) and its exit code."""
-    from neuron_compat.check.config_facts import ConfigError, facts_from_config, parse_config_text
-    from neuron_compat.check.exit_codes import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_USAGE
-    from neuron_compat.check.resolver import ResolveError, resolve
-    from neuron_compat.commands.check import _fit_options, _option_problem, _output, answer_with_tested
+    from neuron_compat.check.answer_pipeline import AnswerError, ask
+    from neuron_compat.check.config_facts import ConfigError, parse_config_text
+    from neuron_compat.check.exit_codes import EXIT_PROBLEMS
     from neuron_compat.registry_sources.selection import RegistryOrigin
 
     if checkpoint is not None:
@@ -73,33 +75,22 @@ def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str
         if not is_valid_repo_id(checkpoint):
             return _failure(f"'{checkpoint}' is neither a local file or folder nor a valid Hub repo id "
                             "(namespace/name with letters, digits, '.', '_' or '-')", EXIT_PROBLEMS)
-    args = _arguments(options)
-    if isinstance(args, tuple):
-        return _failure(*args)
-    problem = _option_problem(args)
-    if problem is not None:
-        return _failure(*problem)
-    fit_options = _fit_options(args, registry.instances)
-    if isinstance(fit_options, str):
-        return _failure(fit_options, EXIT_USAGE)
+    question = _question(options)
+    if isinstance(question, tuple):
+        return _failure(*question)
     try:
         data = parse_config_text(config_text, SOURCE)
-        facts = facts_from_config(data)
     except ConfigError as error:
         return _failure(str(error) if ":" in str(error) else f"{SOURCE}: {error}", EXIT_PROBLEMS)
     try:
-        verdict = resolve(facts, registry, release=args.neuron, stack=args.stack, workload=args.workload,
-                          task=args.task, checkpoint=checkpoint, hardware=args.hardware)
-    except ResolveError as error:
-        return _failure(str(error), EXIT_PROBLEMS)
-    document, tested = answer_with_tested(registry, verdict, data, fit_options, checkpoint, args.instance, args.stack)
+        answer = ask(data, registry, question, checkpoint, source=SOURCE)
+    except AnswerError as error:
+        return _failure(error.message, error.code)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
                             data_version=registry.data_version)
-    source = checkpoint or SOURCE
-    text = _output(False, document, verdict, source, registry, origin, tested)
-    code = EXIT_FOR_STATUS[verdict.status]
-    return {"exit_code": code, "meaning": EXIT_MEANINGS[code], "error": None,
-            "json": _output(True, document, verdict, source, registry, origin, tested),
+    text = answer.text(checkpoint or SOURCE, origin)
+    code = answer.exit_code
+    return {"exit_code": code, "meaning": EXIT_MEANINGS[code], "error": None, "json": answer.json_text(origin),
             "lines": text.rstrip("\n").split("\n")}
 
 
@@ -117,3 +108,41 @@ def explain_answer(error_text: str, registry: CompiledRegistry, location: str, s
     code, document, lines = explain_output(error_text, registry, origin.describe(), stack=stack or None)
     return {"exit_code": code, "meaning": "none matched" if code == EXIT_NONE_MATCHED else "matched", "error": None,
             "json": json.dumps(document, indent=1, allow_nan=False) + "\n", "lines": lines}
+
+
+_MODEL_TYPE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
+
+
+class PageSession:
+    """The check page's registry, opened once per worker: the published document with its configurations and
+    known issues (api/check/*.json), and the probe read per model type through `fetch_text` (a synchronous fetch
+    of a path under the site's api/ folder; None or "" when there is none)."""
+
+    def __init__(self, registry_text: str, configurations_text: str, known_issues_text: str, api_url: str,
+                 fetch_text: Callable[[str], str | None]) -> None:
+        from neuron_compat.check.compiled_view import CompiledRegistry
+
+        document = json.loads(registry_text)
+        document["configurations"] = json.loads(configurations_text)
+        document["known_issues"] = json.loads(known_issues_text)
+        api, fetch = api_url, fetch_text
+
+        class _PageRegistry(CompiledRegistry):
+            def probe_for(self, model_type: str | None) -> dict[str, Any] | None:
+                if not model_type or not _MODEL_TYPE.fullmatch(model_type):
+                    return None
+                text = fetch(api + "probe/" + model_type + ".json")
+                found = json.loads(text) if text else None
+                return found if isinstance(found, dict) else None
+
+        self.registry = _PageRegistry(document)
+        self.location = api_url + "registry.json"
+
+    def check(self, config_text: str, options_json: str, checkpoint: str) -> str:
+        """check_answer as JSON text (what the worker posts back)."""
+        return json.dumps(check_answer(config_text, self.registry, json.loads(options_json), self.location,
+                                       checkpoint or None))
+
+    def explain(self, error_text: str, stack: str) -> str:
+        """explain_answer as JSON text."""
+        return json.dumps(explain_answer(error_text, self.registry, self.location, stack or None))
