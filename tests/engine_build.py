@@ -134,11 +134,25 @@ def zensical_build(docs: Path, project: Path) -> tuple[subprocess.CompletedProce
     return result, project / "build" / "site"
 
 
+BUILD_LOG = "mkdocs.log"
+"""Beside a made_once site's `out`: the engine's log of that build (build_log reads it)."""
+
+
+def kept_log(folder: Path, result: subprocess.CompletedProcess[str]) -> None:
+    """Fails the fixture with mkdocs' last words, or keeps its log as FOLDER/mkdocs.log for the tests that read it."""
+    assert result.returncode == 0, result.stderr[-3000:]
+    (folder / BUILD_LOG).write_text(result.stderr, encoding="utf-8")
+
+
+def build_log(site: Path) -> str:
+    """The engine's log of a made_once site (its `out` folder), as a person would see it in the terminal."""
+    return (site.parent / BUILD_LOG).read_text(encoding="utf-8")
+
+
 def site_builder(registry: Path, pyodide: Path | None = None) -> Callable[[Path], None]:
     """For made_once: build_site of `registry` into FOLDER/out, failing the fixture with mkdocs' last words."""
     def build(folder: Path) -> None:
-        result = build_site(registry, folder / "out", pyodide=pyodide)
-        assert result.returncode == 0, result.stderr[-3000:]
+        kept_log(folder, build_site(registry, folder / "out", pyodide=pyodide))
     return build
 
 

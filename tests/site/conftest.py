@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import static_server
-from engine_build import REPO, available_pyodide, made_once, readme_build, site_builder
+from engine_build import REPO, available_pyodide, kept_log, made_once, readme_build, site_builder
 from site_helpers import ARTIFACTS, inject_hostile, make_registry, make_stale_registry
 
 
@@ -42,8 +42,7 @@ def real_site(site_registry: Path, tmp_path_factory: pytest.TempPathFactory, req
     if site_registry == (REPO / "registry").resolve():
         return Path(request.getfixturevalue("built_site"))
     def build(folder: Path) -> None:
-        result = readme_build(folder / "out", pyodide=available_pyodide())
-        assert result.returncode == 0, result.stderr[-3000:]
+        kept_log(folder, readme_build(folder / "out", pyodide=available_pyodide()))
     return made_once(tmp_path_factory, "real-site", build) / "out"
 
 

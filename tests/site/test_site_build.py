@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from engine_build import build_log
 from site_helpers import (
     REPO,
     build_site,
@@ -100,6 +101,16 @@ def test_bundled_registry_builds_from_the_repository_root(real_site: Path) -> No
     bundled = sorted(path.stem for path in (REPO / "registry" / "families").glob("*.yaml"))
     assert sorted(family["id"] for family in families) == bundled  # every family of the checkout, no other
     assert (real_site / "families" / bundled[0] / "index.html").is_file()
+
+
+def test_the_bundled_build_log_is_a_few_lines(real_site: Path) -> None:
+    """A clean build says what it did in a few lines: the checkpoint, family and release pages are reached from
+    their index pages on purpose (mkdocs.yml's not_in_nav), so mkdocs lists none of them as missing from the nav
+    (it listed some 260), and it warns of nothing."""
+    log = build_log(real_site)
+    assert "not included in the \"nav\"" not in log
+    assert "WARNING" not in log
+    assert len(log.splitlines()) <= 5, log[:3000]
 
 
 def test_serve_livereload_rebuilds_when_a_registry_file_changes(tmp_path: Path) -> None:

@@ -63,43 +63,48 @@ def test_a_missing_tree_it_cannot_write_is_one_line_naming_the_command(tmp_path:
     assert not missing.exists()
 
 
-def test_serve_rebuilds_once_per_edit(tmp_path: Path) -> None:
-    """A real `mkdocs serve --livereload`: one edit of a registry file, one rebuild (the hook's regeneration of
-    the tree used to trigger a second one, for the files it had rewritten)."""
-    registry = make_registry(tmp_path / "registry")
-    docs = tmp_path / "docs"
-    assert write_tree(registry, docs).returncode == 0
+def test_the_readme_site_command_builds_once_serves_and_rebuilds_once_per_edit(tmp_path: Path) -> None:
+    """The README's site command (`mkdocs serve --livereload` after the install) in a fresh clone: the tree is
+    written once and built once before the first page, `/` redirects to the path of site_url without a WARNING, the
+    log lists no pages missing from the nav, and one edit of a registry file is one rebuild (the hook's
+    regeneration of the tree used to set off a second one, for the files it had rewritten)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "pip install -e '.[site]' && mkdocs serve --livereload\n" in readme
+    clone = fresh_clone(tmp_path / "clone")
     port = free_port()
     log_path = tmp_path / "serve.log"
     log = log_path.open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-f", str(REPO / "mkdocs.yml"),
-         "-a", f"127.0.0.1:{port}"],
-        cwd=tmp_path, env=_env(NEURON_COMPAT_REGISTRY=str(registry), NEURON_COMPAT_DOCS=str(docs),
-                               SITE_URL=f"http://127.0.0.1:{port}/"),
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-a", f"127.0.0.1:{port}"],
+        cwd=clone, env=_env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
-    url = f"http://127.0.0.1:{port}/families/qwen3/"
+    root = f"http://127.0.0.1:{port}/"
+    url = f"{root}neuron-compat/families/qwen3/"
 
-    def builds() -> int:
-        return log_path.read_text(encoding="utf-8").count("Building documentation")
+    def logged() -> str:
+        return log_path.read_text(encoding="utf-8")
 
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and "Qwen3" not in fetch_text(url):
             time.sleep(0.5)
-        assert "Qwen3" in fetch_text(url), "mkdocs serve did not come up:\n" + log_path.read_text(encoding="utf-8")
+        assert "Qwen3" in fetch_text(url), "mkdocs serve did not come up:\n" + logged()
+        assert "neuron-compat" in fetch_text(root)  # `/` redirects to the site's path
         time.sleep(3)  # anything the start-up itself set off has settled
-        before = builds()
-        family = registry / "families" / "qwen3.yaml"
+        assert logged().count("does not exist yet: writing it") == 1
+        assert "files changed" not in logged()  # the tree it had just written was not generated a second time
+        before = logged().count("Building documentation")
+        assert before == 1, logged()[-3000:]
+        family = clone / "registry" / "families" / "qwen3.yaml"
         family.write_text(family.read_text(encoding="utf-8").replace("name: Qwen3", "name: Qwen3 Edited"),
                           encoding="utf-8")
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and "Qwen3 Edited" not in fetch_text(url):
             time.sleep(0.5)
-        assert "Qwen3 Edited" in fetch_text(url), "no rebuild after the edit:\n" + log_path.read_text(encoding="utf-8")
+        assert "Qwen3 Edited" in fetch_text(url), "no rebuild after the edit:\n" + logged()
         time.sleep(8)  # a second rebuild, if the tree's rewrite set one off, starts within the watcher's delay
-        assert builds() - before == 1, log_path.read_text(encoding="utf-8")[-3000:]
+        assert logged().count("Building documentation") - before == 1, logged()[-3000:]
+        assert "WARNING" not in logged() and "not included in the \"nav\"" not in logged(), logged()[-3000:]
     finally:
         stop_process_group(process)
         log.close()

@@ -36,7 +36,7 @@ REGISTRY_ENV = "NEURON_COMPAT_REGISTRY"
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024  # the manifest lists a few thousand paths
 log = logging.getLogger("mkdocs.hooks.neuron_compat")
 
-_state: dict[str, Any] = {"command": None}
+_state: dict[str, Any] = {"command": None, "written": None}
 """Read through `_persistent()`: mkdocs executes this file anew at every config load (each serve rebuild)."""
 
 
@@ -55,8 +55,30 @@ def registry_root(config: Any) -> Path:
     return configured if configured.is_absolute() else (_base(config) / configured)
 
 
+class _QuietRedirects(logging.Filter):
+    """mkdocs' development server logs every response but a 200 as a WARNING, the redirects it makes on purpose
+    included (`/` to the path of site_url, a folder to its slash): those are logged at DEBUG instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.WARNING and str(record.msg).endswith(" code 302"):
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+        return True
+
+
+QUIET_REDIRECTS = _QuietRedirects()
+
+
 def on_startup(command: str, dirty: bool) -> None:
     _persistent()["command"] = command
+    if command == "serve":
+        logging.getLogger("mkdocs.livereload").addFilter(_persistent_filter())
+
+
+def _persistent_filter() -> logging.Filter:
+    from neuron_compat.site import mkdocs_hook as package_copy  # one filter, however often this file is run
+
+    return package_copy.QUIET_REDIRECTS
 
 
 def on_config(config: Any) -> Any:
@@ -69,8 +91,13 @@ def on_config(config: Any) -> Any:
 
 
 def on_pre_build(config: Any) -> None:
-    if _persistent()["command"] == "serve":
-        _regenerate(config)
+    state = _persistent()
+    if state["command"] != "serve":
+        return
+    if state["written"] and state["written"] == str(Path(config.docs_dir).resolve()):
+        state["written"] = None  # docs_dir() wrote this tree moments ago, in this process: one generation, not two
+        return
+    _regenerate(config)
 
 
 def _regenerate(config: Any) -> None:
@@ -133,4 +160,5 @@ def docs_dir(variable: str, default: str) -> str:
     except OSError as error:
         raise SystemExit(f"error: {error}; {hint}") from None
     print(f"{chosen}: {len(tree.files)} files ({tree.families} families)", file=sys.stderr)
+    _state["written"] = str(path.resolve())
     return chosen
