@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from site_helpers import REPO, fetch_text, free_port, make_registry, stop_process_group, write_tree
+from site_helpers import REPO, fetch_text, free_port, make_registry, stop_process_group
 
 
 def _env(**extra: str) -> dict[str, str]:
