@@ -94,3 +94,43 @@ def test_the_check_page_gives_the_five_families_the_same_answers(
         shown = [(r["workload"], r["hardware"], r["stack"] or "", r["status"]) for r in verdict["recommendations"]]
         assert shown == answers, family_id
         assert verdict["status"] == (status if status != "none" else "unknown"), family_id
+
+
+def test_the_matrix_default_view_shows_and_filters_dtypes_and_attention_of_claims_only(
+        site_page, serve, real_site: Path, registry: Any) -> None:
+    """Today's rows carry the dtypes and attention of the statements their claim rests on (the Dtype and Attention
+    filters used to return 0 rows there), an answer no claim backs shows none, and the last column is named for
+    what it holds."""
+    from neuron_compat.site.pages.matrix import matrix_data
+
+    today = matrix_data(registry)["today"]
+    expected = sum(1 for t in today if t[4] in ("supported", "partial", "ended") and t[1] is not None)
+    page = site_page
+    base = serve(real_site)
+    rows = []
+    for family_id in (*FAMILIES, "afmoe"):  # every row of these families is drawn (a page holds 200 rows)
+        page.goto(base + f"matrix/?q={family_id}&with_data=0")
+        page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+        assert page.locator("[data-nc-last-column]").text_content() == "Install at (ended: last held)"
+        rows += page.eval_on_selector_all(
+            f"tr.nc-row[data-family='{family_id}']",
+            "rows => rows.map(r => [r.dataset.family, r.dataset.stack, r.dataset.workload, r.dataset.hardware,"
+            " r.dataset.status, r.dataset.dtype, r.dataset.attention])")
+    assert {r[4] for r in rows} >= {"supported", "ended", "unknown"}  # afmoe: no stack claims it
+    for family, stack, workload, hardware, status, dtype, attention in rows:
+        if status not in ("supported", "partial", "ended"):
+            assert dtype == "" and attention == "", (family, stack, workload, hardware, status)
+    llama = [r for r in rows if r[0] == "llama" and r[1] == "nxd-inference" and r[3] == "trn2"]
+    assert llama and llama[0][5].split() == ["bf16"]  # registry/families/llama.yaml's statement for NxD Inference
+
+    for name, value in (("dtype", "bf16"), ("attention", "nki-flash")):
+        page.goto(base + f"matrix/?{name}={value}&with_data=0")
+        page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+        count = int(page.locator("[data-nc-count]").text_content())
+        assert 0 < count <= expected, (name, count)
+        drawn = page.eval_on_selector_all("tr.nc-row", f"rows => rows.map(r => r.dataset.{name})")
+        assert drawn and all(value in d.split() for d in drawn), name
+
+    page.goto(base + "matrix/?release=2.22.0")  # a release's view keeps its own column
+    page.wait_for_selector(".nc-matrix.nc-ready", state="attached")
+    assert page.locator("[data-nc-last-column]").text_content() == "Since"

@@ -46,7 +46,7 @@ def _config(family: Any) -> dict[str, Any]:
 def test_every_surface_gives_the_same_answer(registry: Any, pages: dict[str, str]) -> None:
     index = pages["families/index.md"]
     matrix: dict[str, list[dict[str, Any]]] = {}
-    for family_id, stack, workload, hardware, status, release, version, role, _stale in matrix_data(registry)["today"]:
+    for family_id, stack, workload, hardware, status, release, version, role, _stale, _backing in matrix_data(registry)["today"]:
         if role == "answer":
             matrix.setdefault(family_id, []).append({"workload": workload, "hardware": hardware, "stack": stack,
                                                      "status": status, "release": release, "stack_version": version})

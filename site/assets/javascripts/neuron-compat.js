@@ -79,6 +79,7 @@
     var releaseEl = root.querySelector("[data-nc-release]");
     var body = root.querySelector("[data-nc-rows]");
     var more = root.querySelector("[data-nc-more]");
+    var sinceHead = root.querySelector("[data-nc-last-column]");
     var newest = root.getAttribute("data-nc-newest");
     var dataUrl = root.getAttribute("data-nc-data");
     var siteRoot = root.getAttribute("data-nc-root") || "";
@@ -278,23 +279,39 @@
     }
 
     /* Today's answer (api/matrix.json `today`, from views.answer): one row per family x workload x hardware with
-     * the stack to install, then the other stacks that claim it; a row "holds" when its status comes from a claim. */
+     * the stack to install, then the other stacks that claim it; a row "holds" when its status comes from a claim.
+     * Its dtypes and attention are those of the statements its claim rests on (t[9], chosen by the build): none
+     * for an answer no claim backs. The last column is where to install (or, for an ended row, the last release
+     * that held). */
     function todayRows() {
       return (data.today || []).map(function (t) {
         var family = data.families[t[0]] || { name: t[0], url: "families/" + t[0] + "/", text: t[0] };
         var stack = t[1] ? (data.stacks[t[1]] || {}).name || t[1] : "–";
         var at = t[5] ? "Neuron " + t[5] + (t[6] ? ", " + t[1] + " " + t[6] : "") : "";
+        if (at && t[4] === "ended") at = "last held: " + at;
+        var backing = (t[9] || []).map(function (n) {
+          var s = data.statements[n];
+          return { dtypes: s.dtypes, attention: s.attention,
+            dtypesOrigin: s.dtypes_origin ? [s.dtypes_origin] : [], attentionOrigin: s.attention_origin ? [s.attention_origin] : [] };
+        });
         return {
           family: t[0], stack: t[1] || "", workload: t[2], name: family.name, url: family.url, text: family.text,
           stackName: t[7] === "alternative" ? stack + " (alternative)" : stack, role: t[7],
           status: [t[4]], holds: Boolean(t[1]), at: null, through: null,  // holds: a stack's statement answers it
-          notes: [], hardware: [t[3]], dtype: [], attention: [], dtypeOrigin: [], attentionOrigin: [],
+          notes: [], hardware: [t[3]], dtype: union(backing, "dtypes"), attention: union(backing, "attention"),
+          dtypeOrigin: union(backing, "dtypesOrigin"), attentionOrigin: union(backing, "attentionOrigin"),
           since: at ? [at] : [], stale: Boolean(t[8])
         };
       });
     }
 
+    /* The last column's heading says what it holds: the release to install at (today) or the statements' `since`. */
+    function nameLastColumn(release) {
+      if (sinceHead) sinceHead.textContent = release === "today" ? "Install at (ended: last held)" : "Since";
+    }
+
     function drawRelease(release) {
+      nameLastColumn(release);
       if (release === "today") {
         rows = todayRows();
         currentRelease = release;

@@ -22,7 +22,15 @@ from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.presentation import CELL_STYLES, STATUS_ORDER, STATUS_STYLES
 from neuron_compat.site.support import ReleaseView, combinations, matrix_rows, search_terms
 from neuron_compat.views.answer import family_answers
-from neuron_compat.views.at_release import HOLDS, CellState, display_status, release_spans, stack_horizon
+from neuron_compat.views.at_release import (
+    HOLDS,
+    CellState,
+    display_status,
+    held_at,
+    release_spans,
+    stack_horizon,
+    stack_states,
+)
 from neuron_compat.views.inherited_capabilities import ORIGIN_LABELS, effective_for
 
 MATRIX_JSON = "api/matrix.json"
@@ -30,6 +38,8 @@ TODAY = "today"
 """The release selector's default: today's answer (views.answer) per family x workload x hardware."""
 CLAIMS = ("supported", "partial", "ended")
 """Answer statuses that come from a claim that the model runs (the others say no stack claims it)."""
+CLAIMED = ("supported", "partial")
+"""Statement statuses that claim the model runs: the statements a claimed answer's dtypes and attention come from."""
 PAGE_SIZE = 200  # rows put in the DOM at a time; "Show more" adds as many again
 
 
@@ -40,8 +50,9 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
     index = {(r.family.id, r.stack.id, r.workload): i for i, r in enumerate(rows)}
     statements: list[dict[str, Any]] = []
     cells: list[list[list[Any]]] = [[] for _ in rows]
+    references: dict[str, dict[int, int]] = {}
     for family in registry.families:
-        reference: dict[int, int] = {}  # position in family.support -> position in `statements`
+        reference = references.setdefault(family.id, {})  # position in family.support -> position in `statements`
         for position, statement in enumerate(family.support):
             key = (family.id, statement.stack, str(statement.workload))
             if key not in index:
@@ -92,27 +103,45 @@ def matrix_data(registry: Registry) -> dict[str, Any]:
         "rows": [[r.family.id, r.stack.id, r.workload] for r in rows],
         "statements": statements,
         "cells": cells,
-        "today": today_rows(registry, freshness),
+        "today": today_rows(registry, freshness, references),
     }
 
 
-def today_rows(registry: Registry, freshness: Freshness | None = None) -> list[list[Any]]:
+def today_rows(registry: Registry, freshness: Freshness | None = None,
+               references: dict[str, dict[int, int]] | None = None) -> list[list[Any]]:
     """Today's answer per family x workload x hardware, as views.answer gives it, then its alternatives: [family,
-    stack (null: no stack says anything), workload, hardware, status, release, stack version, role, stale] with
-    role 'answer' or 'alternative' and stale true when a statement of that stack, workload and hardware behind it
-    was last verified before the freshness cutoff. The page draws these rows in its default view and never ranks
-    anything itself."""
+    stack (null: no stack says anything), workload, hardware, status, release, stack version, role, stale, backing]
+    with role 'answer' or 'alternative', stale true when a statement of that stack, workload and hardware behind it
+    was last verified before the freshness cutoff, and backing the statements (their positions in the matrix data's
+    `statements`, through `references`: family id -> position in family.support -> that position) whose claim the
+    row's status rests on, at the row's release on its hardware: the page reads the row's dtypes and attention from
+    them. An answer that no claim backs (unknown, unsupported, not listed) has none, so the page never shows dtypes
+    for it. The page draws these rows in its default view and never ranks anything itself."""
     freshness = freshness or Freshness.of(registry)
     rows: list[list[Any]] = []
     for family in registry.families:
         stale = {(s.stack, str(s.workload), str(h)) for s in family.support if freshness.is_stale(s) for h in s.hardware}
+        reference = (references or {}).get(family.id, {})
         for item in family_answers(registry, family):
             rows.append([family.id, item.stack, item.workload, item.hardware, item.status, item.release,
-                         item.stack_version, "answer", (item.stack, item.workload, item.hardware) in stale])
+                         item.stack_version, "answer", (item.stack, item.workload, item.hardware) in stale,
+                         _backing(registry, family, reference, item, item)])
             for other in item.alternatives:
                 rows.append([family.id, other.stack, item.workload, item.hardware, other.status, other.release,
-                             other.stack_version, "alternative", (other.stack, item.workload, item.hardware) in stale])
+                             other.stack_version, "alternative", (other.stack, item.workload, item.hardware) in stale,
+                             _backing(registry, family, reference, other, item)])
     return rows
+
+
+def _backing(registry: Registry, family: Any, reference: dict[int, int], choice: Any, answer: Any) -> list[int]:
+    """The statements (positions in the matrix data's `statements`) whose claim `choice` (an answer or one of its
+    alternatives) rests on: those of its stack that claim the model runs at its release, for the answer's workload
+    on the answer's hardware. None for a status that no claim gives."""
+    if choice.stack is None or choice.release is None or choice.status not in CLAIMS:
+        return []
+    held = held_at(family, choice.release, stack_states(registry, choice.release), choice.stack, answer.workload,
+                   answer.hardware)
+    return [reference[h.index] for h in held if h.claim_status in CLAIMED and h.index in reference]
 
 
 def _cell_json(state: CellState, reference: dict[int, int]) -> dict[str, Any]:
