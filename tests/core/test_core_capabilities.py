@@ -88,3 +88,54 @@ def test_check_prints_where_values_come_from(tmp_path: Path) -> None:
                               "--neuron", "2.21.0", "--json"], capture_output=True, text=True, timeout=60, check=False)
     answer = json.loads(verdict.stdout)["answers"][0]
     assert (answer["dtypes"], answer["dtypes_origin"]) == (["fp32", "bf16", "fp8", "fp16"], "stack")
+
+
+def _with_two_decoder_paths(registry_dir: Path) -> None:
+    """optimum-neuron with two decoder paths: `own` (picked by the decoder-lm class) and `other` (named only)."""
+    stacks = registry_dir / "stacks.yaml"
+    stacks.write_text(stacks.read_text().replace(
+        "    status: active\n    versions:",
+        "    status: active\n    code_paths:\n"
+        "      - {id: own, name: Own modules, classes: [decoder-lm, encoder]}\n"
+        "      - {id: other, name: Other library's classes, classes: [decoder-lm]}\n"
+        "    versions:", 1))
+    capabilities = registry_dir / "capabilities" / "optimum-neuron.yaml"
+    text = capabilities.read_text().replace("    dtypes: [fp32, bf16, fp8]\n", "    code_paths: [own]\n    dtypes: [fp32, bf16, fp8]\n")
+    text = text.replace("    dtypes: [fp32, bf16, fp16, fp8]\n", "    code_paths: [own]\n    dtypes: [fp32, bf16, fp16, fp8]\n")
+    capabilities.write_text(text + """  - workload: inference
+    hardware: [inf2, trn1]
+    since: "2.20.0"
+    code_paths: [other]
+    dtypes: [fp16]
+    sources:
+      - url: https://huggingface.co/docs/optimum-neuron/index
+        kind: vendor-docs
+        verified: 2026-12-02
+""")
+
+
+def test_a_statement_naming_a_code_path_inherits_that_paths_ranges_only(registry_dir: Path) -> None:
+    _with_two_decoder_paths(registry_dir)
+    loaded = load_registry(registry_dir)
+    assert loaded.problems == [] and run_rules(loaded.registry) == []  # ranges of two paths may share releases
+    llama_on = _statement(loaded.registry, "llama", 1)
+    from neuron_compat.views.inherited_capabilities import effective_for
+    family = loaded.registry.family_by_id["llama"]
+    assert effective_for(loaded.registry, family, llama_on).dtypes.values == ("fp32", "bf16", "fp8", "fp16")  # by class
+    path = registry_dir / "families" / "llama.yaml"
+    path.write_text(path.read_text().replace('    stack_since: "0.0.25"\n', '    stack_since: "0.0.25"\n    code_path: other\n'))
+    loaded = load_registry(registry_dir)
+    family = loaded.registry.family_by_id["llama"]
+    assert effective_for(loaded.registry, family, _statement(loaded.registry, "llama", 1)).dtypes.values == ("fp16",)
+    document = registry_to_json(loaded.registry)
+    llama = next(f for f in document["families"] if f["id"] == "llama")["support"][1]
+    assert (llama["code_path"], llama["effective"]["dtypes"]["values"]) == ("other", ["fp16"])
+
+
+def test_a_code_path_the_stack_does_not_have_is_located_with_a_hint(registry_dir: Path) -> None:
+    _with_two_decoder_paths(registry_dir)
+    path = registry_dir / "families" / "llama.yaml"
+    path.write_text(path.read_text().replace('    stack_since: "0.0.25"\n', '    stack_since: "0.0.25"\n    code_path: othr\n'))
+    [finding] = [p.format() for p in run_rules(load_registry(registry_dir).registry)]
+    assert "support[1].code_path: code path 'othr' is not one of optimum-neuron's code paths" in finding
+    assert "did you mean 'other'?" in finding

@@ -425,6 +425,10 @@ class Statement(Model):
     until: ReleaseRef | None = Field(default=None, description="First Neuron release where it no longer holds (exclusive).")
     stack_since: StackVersionText | None = Field(default=None, description="First version of the stack's own line (e.g. optimum-neuron).")
     stack_until: StackVersionText | None = Field(default=None, description="First version of the stack's own line without it.")
+    code_path: Slug | None = Field(
+        default=None, description="The stack's code path (stacks.yaml `code_paths`) this statement runs on, when it is "
+        "not the one the family's class picks (e.g. a decoder an older version ran on other classes); the capability "
+        "ranges it inherits are that path's.")
     attention: list[Attention] = Field(default_factory=list, description="Attention implementations that work, per the source.")
     dtypes: list[Dtype] = Field(default_factory=list, description="Data types that work, per the source.")
     quantization: list[Quantization] = Field(default_factory=list, description="Quantization schemes that work, per the source.")

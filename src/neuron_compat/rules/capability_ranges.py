@@ -2,7 +2,7 @@
 several code paths, and ranges of one stack do not overlap.
 
 Ranges of one stack that share a workload, hardware and scope (code path or model class) must not overlap in
-releases: a statement inherits the values of every range it touches, so two ranges for the same releases would
+releases (ranges of two different code paths never share a statement, which runs on one path): a statement inherits the values of every range it touches, so two ranges for the same releases would
 make its values ambiguous. On a stack with two or more code paths a range without `code_paths` or `classes`
 would be inherited by models another path runs, so it is refused.
 """
@@ -86,6 +86,9 @@ def check(registry: Registry) -> Iterator[Finding]:
                 mine, theirs = _served_classes(stack, capability), _served_classes(stack, other)
                 if mine is not None and theirs is not None and not mine & theirs:
                     continue  # disjoint scopes: no statement inherits from both
+                my_paths, their_paths = {str(p) for p in capability.code_paths}, {str(p) for p in other.code_paths}
+                if my_paths and their_paths and not my_paths & their_paths:
+                    continue  # a statement runs on one code path, so it never inherits from both
                 o_start, o_end = range_bounds(other.since, other.until)
                 if start < o_end and o_start < end:
                     yield Finding(key, (*where, "since"),

@@ -21,7 +21,7 @@ def check(registry: Registry) -> Iterator[Finding]:
         for family, index, statement in registry.statements_of(stack_id):
             if not any(getattr(statement, name) for name in FIELDS):
                 continue
-            ranges = covering(capabilities, statement, scope_of(stack, family))
+            ranges = covering(capabilities, statement, scope_of(stack, family, statement))
             if not ranges:
                 continue
             key = family_key(family.id)

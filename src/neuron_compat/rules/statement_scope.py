@@ -45,7 +45,14 @@ def check(registry: Registry) -> Iterator[Finding]:
                 yield from _applies_to_findings(key, (*where, "constraints", c_index), family, constraint.applies_to)
             for n_index, note in enumerate(statement.notes):
                 yield from _applies_to_findings(key, (*where, "notes", n_index), family, note.applies_to)
-            if statement.attention and scope_of(registry.stack_by_id.get(statement.stack), family).attention_free:
+            stack = registry.stack_by_id.get(statement.stack)
+            paths = [str(path.id) for path in getattr(stack, "code_paths", None) or ()]
+            if statement.code_path and stack is not None and str(statement.code_path) not in paths:
+                yield Finding(key, (*where, "code_path"),
+                              f"code path '{statement.code_path}' is not one of {stack.id}'s code paths",
+                              _hint(str(statement.code_path), paths, "stack's code_paths in stacks.yaml").replace(
+                                  "the family's ", "the "))
+            if statement.attention and scope_of(stack, family, statement).attention_free:
                 yield Finding(key, (*where, "attention"),
                               f"family '{family.id}' is {', '.join(str(c) for c in family.classes)}: it has no "
                               "attention layers, so no attention implementation applies",
@@ -54,7 +61,7 @@ def check(registry: Registry) -> Iterator[Finding]:
 
 RULE = Rule(
     name="statement-scope",
-    description="applies_to names tasks and example checkpoints of the family; an attention-free family "
-    "(convolutional, state-space) states no attention.",
+    description="applies_to names tasks and example checkpoints of the family; a statement's code_path is one of "
+    "its stack's code paths; an attention-free family (convolutional, state-space) states no attention.",
     check=check,
 )

@@ -4,7 +4,8 @@ A stack's capability ranges (registry/capabilities/<stack>.yaml) say what the st
 on some hardware over a Neuron release range, for some of its code paths or model classes. A statement that
 states a field itself keeps it (origin 'family'). A statement that leaves it empty inherits, only when it is a
 claim (supported or partial), the values of every capability range of its stack that shares its workload,
-overlaps its hardware and its release range, and applies to its family's class or code path (origin 'stack').
+overlaps its hardware and its release range, and applies to its family's class or code path (origin 'stack';
+a statement's own `code_path` overrides the path its family's class picks).
 A family all of whose classes have no attention (convolutional, state-space) has attention 'not-applicable'.
 Unknown and unsupported statements inherit nothing: the stack's values are not a fact about that model.
 This module is the one place that rule lives: the pages, the matrix, the JSON API, `check` and the check page
@@ -58,9 +59,13 @@ def code_path_of(stack: Stack | None, classes: Iterable[str]) -> str | None:
     return None
 
 
-def scope_of(stack: Stack | None, family: Family) -> Scope:
+def scope_of(stack: Stack | None, family: Family, statement: Statement | None = None) -> Scope:
+    """The scope of a statement of `family` on `stack`: the code path the statement names (`code_path`), else the
+    one the family's class picks."""
     classes = tuple(str(c) for c in getattr(family, "classes", ()) or ())
-    return Scope(classes, code_path_of(stack, classes), bool(getattr(stack, "code_paths", None)))
+    named = getattr(statement, "code_path", None)
+    path = str(named) if named else code_path_of(stack, classes)
+    return Scope(classes, path, bool(getattr(stack, "code_paths", None)))
 
 
 def range_applies(capability: Capability, scope: Scope | None) -> bool:
@@ -167,7 +172,7 @@ def effective_for(registry: Any, family: Family, statement: Statement) -> Effect
     if isinstance(data, dict) and "effective" in data:
         return effective_from_json(data["effective"])
     stack = registry.stack_by_id.get(statement.stack)
-    return effective_values(registry.capabilities_of(statement.stack), statement, scope_of(stack, family))
+    return effective_values(registry.capabilities_of(statement.stack), statement, scope_of(stack, family, statement))
 
 
 ORIGIN_LABELS = {ORIGIN_STACK: "from the stack", ORIGIN_FAMILY: "stated for this family",
