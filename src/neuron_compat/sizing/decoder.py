@@ -56,7 +56,7 @@ def _mla(config: Mapping[str, object]) -> bool:
 def _attention_per_layer(config: Mapping[str, object], family: Family) -> int:
     hidden = hidden_size(config)
     if _mla(config):
-        return _mla_attention_per_layer(config, hidden)
+        return mla_attention_per_layer(config, hidden)
     shape = attention(config)
     q_out, kv_out = shape.heads * shape.head_dim, shape.kv_heads * shape.head_dim
     count = hidden * q_out + 2 * hidden * kv_out + q_out * hidden
@@ -69,7 +69,7 @@ def _attention_per_layer(config: Mapping[str, object], family: Family) -> int:
     return count
 
 
-def _mla_attention_per_layer(config: Mapping[str, object], hidden: int) -> int:
+def mla_attention_per_layer(config: Mapping[str, object], hidden: int) -> int:
     """DeepSeek multi-head latent attention: low-rank q (optional) and a shared kv latent plus a rope key."""
     heads = read_int(config, "num_attention_heads")
     kv_rank = read_int(config, "kv_lora_rank")

@@ -9,7 +9,7 @@ from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_i
 from neuron_compat.sizing.shapes import hidden_size, layers
 
 
-def _encoder_layers(config: Mapping[str, object], qkv_bias: bool = True) -> int:
+def encoder_layers(config: Mapping[str, object], qkv_bias: bool = True) -> int:
     """Self-attention (q, k, v, out), two LayerNorms and the up/down MLP, per layer times layers."""
     hidden = hidden_size(config)
     heads = read_int(config, "num_attention_heads")
@@ -36,7 +36,7 @@ def count_bert(config: Mapping[str, object], parts: PartList) -> None:
                                      + read_int(config, "type_vocab_size", minimum=0, default=2)) * hidden()
               + 2 * hidden())
     parts.add("position_embeddings", lambda: read_int(config, "max_position_embeddings") * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("encoder", lambda: encoder_layers(config))
     parts.add("pooler", lambda: hidden() * hidden() + hidden())
     parts.notes.append("counted as the bare encoder with pooler (BertModel/RobertaModel); task heads not counted")
 
@@ -61,7 +61,7 @@ def count_vit(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("patch_embedding", lambda: patch() * hidden() + hidden())
     parts.add("cls_token", lambda: hidden())
     parts.add("position_embeddings", lambda: (patches() + 1) * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config, read_bool(config, "qkv_bias", True)))
+    parts.add("encoder", lambda: encoder_layers(config, read_bool(config, "qkv_bias", True)))
     parts.add("final_norm", lambda: 2 * hidden())
     architectures = config.get("architectures")
     if isinstance(architectures, list) and "ViTForImageClassification" in architectures:
@@ -82,7 +82,7 @@ def count_clip_vision(config: Mapping[str, object], parts: PartList) -> None:
               * read_int(config, "patch_size") ** 2 * hidden())  # Conv2d without bias
     parts.add("cls_token", lambda: hidden())
     parts.add("position_embeddings", lambda: (patches() + 1) * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("encoder", lambda: encoder_layers(config))
     parts.add("norms", lambda: 2 * 2 * hidden())  # pre_layrnorm and post_layernorm
 
 
@@ -92,7 +92,7 @@ def count_clip_text(config: Mapping[str, object], parts: PartList) -> None:
 
     parts.add("embeddings", lambda: read_int(config, "vocab_size") * hidden())
     parts.add("position_embeddings", lambda: read_int(config, "max_position_embeddings") * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("encoder", lambda: encoder_layers(config))
     parts.add("final_norm", lambda: 2 * hidden())
 
 
@@ -125,7 +125,7 @@ def count_electra(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("embeddings", lambda: (read_int(config, "vocab_size") + read_int(config, "max_position_embeddings")
                                      + read_int(config, "type_vocab_size", minimum=0, default=2)) * width()
               + 2 * width() + projection())
-    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("encoder", lambda: encoder_layers(config))
     parts.notes.append("counted as the bare encoder (ElectraModel); task heads not counted")
 
 
@@ -137,7 +137,7 @@ def count_mpnet(config: Mapping[str, object], parts: PartList) -> None:
 
     parts.add("embeddings", lambda: (read_int(config, "vocab_size") + read_int(config, "max_position_embeddings"))
               * hidden() + 2 * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config) + read_int(
+    parts.add("encoder", lambda: encoder_layers(config) + read_int(
         config, "relative_attention_num_buckets", default=32) * read_int(config, "num_attention_heads"))
     parts.add("pooler", lambda: hidden() * hidden() + hidden())
     parts.notes.append("counted as the bare encoder with pooler (MPNetModel); task heads not counted")
@@ -200,7 +200,7 @@ def count_speech_encoder(config: Mapping[str, object], parts: PartList, model_ty
     parts.add("feature_encoder", lambda: feature_encoder(config))
     parts.add("feature_projection", projection)
     parts.add("position_embedding", lambda: conv_positions(config))
-    parts.add("encoder", lambda: _encoder_layers(config) + 2 * hidden() + relative())
+    parts.add("encoder", lambda: encoder_layers(config) + 2 * hidden() + relative())
     parts.add("masked_spec_embed", lambda: hidden())
     parts.notes.append("counted as the bare encoder (no CTC or quantizer head)")
 
@@ -218,7 +218,7 @@ def count_deit(config: Mapping[str, object], parts: PartList) -> None:
               * read_int(config, "patch_size") ** 2 * hidden() + hidden())
     parts.add("cls_and_distillation_tokens", lambda: 2 * hidden())
     parts.add("position_embeddings", lambda: (patches() + 2) * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config, read_bool(config, "qkv_bias", True)))
+    parts.add("encoder", lambda: encoder_layers(config, read_bool(config, "qkv_bias", True)))
     parts.add("final_norm", lambda: 2 * hidden())
     parts.add("pooler", lambda: hidden() * read_int(config, "pooler_output_size", default=hidden())
               + read_int(config, "pooler_output_size", default=hidden()))
@@ -271,7 +271,7 @@ def count_siglip_vision(config: Mapping[str, object], parts: PartList) -> None:
     parts.add("patch_embedding", lambda: read_int(config, "num_channels", default=3)
               * read_int(config, "patch_size") ** 2 * hidden() + hidden())
     parts.add("position_embeddings", lambda: patches() * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("encoder", lambda: encoder_layers(config))
     parts.add("final_norm", lambda: 2 * hidden())
     parts.add("head", head)
 
@@ -287,6 +287,6 @@ def count_siglip_text(config: Mapping[str, object], parts: PartList) -> None:
 
     parts.add("embeddings", lambda: (read_int(config, "vocab_size") + read_int(config, "max_position_embeddings"))
               * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("encoder", lambda: encoder_layers(config))
     parts.add("final_norm", lambda: 2 * hidden())
     parts.add("head", lambda: hidden() * projection() + projection())

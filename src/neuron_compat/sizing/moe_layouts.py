@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from neuron_compat.sizing.counts import PartList
-from neuron_compat.sizing.decoder import FAMILIES, _mla_attention_per_layer, add_lm_head, count_decoder
+from neuron_compat.sizing.decoder import FAMILIES, add_lm_head, count_decoder, mla_attention_per_layer
 from neuron_compat.sizing.fields import FieldError, read_bool, read_int, read_int_list
 from neuron_compat.sizing.shapes import attention, hidden_size, layers
 
@@ -415,7 +415,7 @@ def count_dsa(config: Mapping[str, object], parts: PartList) -> None:
         index_heads, index_dim = read_int(config, "index_n_heads"), read_int(config, "index_head_dim")
         indexer = (read_int(config, "q_lora_rank") * index_heads * index_dim + hidden * index_dim + 2 * index_dim
                    + hidden * index_heads)
-        return layers(config) * (_mla_attention_per_layer(config, hidden) + indexer)
+        return layers(config) * (mla_attention_per_layer(config, hidden) + indexer)
 
     def moe() -> int:
         return _sparse_layers(config, "3")

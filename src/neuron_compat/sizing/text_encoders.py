@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
-from neuron_compat.sizing.encoders import _encoder_layers
+from neuron_compat.sizing.encoders import encoder_layers
 from neuron_compat.sizing.fields import FieldError, exact_div, read_bool, read_int
 from neuron_compat.sizing.shapes import hidden_size, layers
 
@@ -131,7 +131,7 @@ def count_layoutlmv3(config: Mapping[str, object], parts: PartList) -> None:
 
     parts.add("text_embeddings", text)
     parts.add("visual_embeddings", visual)
-    parts.add("encoder", lambda: _encoder_layers(config) + biases())
+    parts.add("encoder", lambda: encoder_layers(config) + biases())
 
 
 def _grouped(fan_in: int, fan_out: int, groups: int) -> int:

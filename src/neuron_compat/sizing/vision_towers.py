@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from neuron_compat.sizing.counts import PartList
-from neuron_compat.sizing.encoders import _encoder_layers
+from neuron_compat.sizing.encoders import encoder_layers
 from neuron_compat.sizing.fields import FieldError, as_int, exact_div, read_bool, read_int
 from neuron_compat.sizing.shapes import hidden_size, layers
 
@@ -120,7 +120,7 @@ def count_dpt(config: Mapping[str, object], parts: PartList) -> None:
         parts.fail("model", "backbone_config: DPT on a separate backbone is not modelled")
         return
     parts.add("embeddings", lambda: patch_embedding(config) + hidden() + (patch_grid(config) + 1) * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config, read_bool(config, "qkv_bias", True)))
+    parts.add("encoder", lambda: encoder_layers(config, read_bool(config, "qkv_bias", True)))
     parts.add("final_norm", lambda: 2 * hidden())
     parts.add("pooler", lambda: _linear(hidden(), read_int(config, "pooler_output_size", default=hidden())))
     parts.notes.append("counted as the bare model with pooler (DPTModel); neck and depth head not counted")
@@ -145,7 +145,7 @@ def count_yolos(config: Mapping[str, object], parts: PartList) -> None:
 
     parts.add("embeddings", lambda: patch_embedding(config) + (1 + tokens()) * hidden()
               + (patch_grid(config) + tokens() + 1) * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config, read_bool(config, "qkv_bias", True)) + mid())
+    parts.add("encoder", lambda: encoder_layers(config, read_bool(config, "qkv_bias", True)) + mid())
     parts.add("final_norm", lambda: 2 * hidden())
     parts.add("pooler", lambda: _linear(hidden(), hidden()))
     parts.notes.append("counted as the bare model with pooler (YolosModel); detection heads not counted")
@@ -169,7 +169,7 @@ def count_audio_spectrogram(config: Mapping[str, object], parts: PartList) -> No
 
     parts.add("embeddings", lambda: read_int(config, "patch_size") ** 2 * hidden() + hidden() + 2 * hidden()
               + positions() * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config, read_bool(config, "qkv_bias", True)))
+    parts.add("encoder", lambda: encoder_layers(config, read_bool(config, "qkv_bias", True)))
     parts.add("final_norm", lambda: 2 * hidden())
 
 
@@ -206,7 +206,7 @@ def count_siglip2_vision(config: Mapping[str, object], parts: PartList) -> None:
 
     parts.add("patch_embedding", lambda: patch_embedding(config))
     parts.add("position_embeddings", lambda: read_int(config, "num_patches", default=256) * hidden())
-    parts.add("encoder", lambda: _encoder_layers(config))
+    parts.add("encoder", lambda: encoder_layers(config))
     parts.add("final_norm", lambda: 2 * hidden())
     parts.add("head", head)
 
