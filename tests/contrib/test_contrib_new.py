@@ -148,3 +148,58 @@ def test_bad_inputs_are_one_line_errors(registry: Path, tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "give --model-type" in result.stderr
     assert sorted(p.name for p in (registry / "families").iterdir()) == ["bert.yaml", "llama.yaml"]
+
+
+def test_what_another_writer_saved_before_the_lock_is_what_new_validates(registry: Path, tmp_path: Path,
+                                                                          monkeypatch) -> None:
+    """Another writer (a second `new`, an add-evidence) saves a family claiming model_type qwen3 and releases the
+    registry's lock just as this run takes it: the run reads, validates and refuses under the lock, so the registry
+    never ends with qwen3 in two families (before, it validated first and locked only to write)."""
+    from contextlib import contextmanager
+
+    from neuron_compat.commands import new
+    from neuron_compat.contributing.registry_lock import registry_locked
+
+    @contextmanager
+    def other_writer_first(root: Path):  # type: ignore[no-untyped-def]
+        with registry_locked(root):
+            (root / "families" / "qwen.yaml").write_text(
+                "id: qwen\nname: Qwen\nmodel_types: [qwen3]\nsupport: []\nclasses: [decoder-lm]\n", encoding="utf-8")
+        with registry_locked(root):
+            yield
+
+    monkeypatch.setattr(new, "registry_locked", other_writer_first)
+    result = run_cli("new", "qwen3", "--model-type", "qwen3", "--registry", registry, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        "error: model_type 'qwen3' already belongs to family 'qwen' (registry/families/qwen.yaml); record results "
+        "there with `neuron-compat add-evidence qwen ...`")
+    assert not (registry / "families" / "qwen3.yaml").exists()
+    assert run_cli("validate", registry, cwd=tmp_path).returncode == 0
+
+
+def test_new_validates_while_holding_the_registry_lock(registry: Path, tmp_path: Path, monkeypatch) -> None:
+    """Checked from outside: while the registry as it would be is validated, nobody else can take the lock."""
+    import fcntl
+    import os
+
+    from neuron_compat.contributing import shadow_registry
+
+    real = shadow_registry.validate_with_changes
+    held: list[bool] = []
+
+    def validate_and_probe(root, changes):  # type: ignore[no-untyped-def]
+        fd = os.open(root, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held.append(False)
+        except BlockingIOError:
+            held.append(True)
+        finally:
+            os.close(fd)
+        return real(root, changes)
+
+    monkeypatch.setattr(shadow_registry, "validate_with_changes", validate_and_probe)
+    result = run_cli("new", "qwen3", "--model-type", "qwen3", "--registry", registry, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert held == [True]

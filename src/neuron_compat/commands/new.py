@@ -20,7 +20,7 @@ from neuron_compat.contributing.registry_lock import RegistryLockError, registry
 from neuron_compat.safeio.option_values import argparse_type, iso_date
 
 if TYPE_CHECKING:
-    from neuron_compat.contributing.new_family import UnknownStatement
+    from neuron_compat.contributing.new_family import ConfigFacts, UnknownStatement
     from neuron_compat.loading.loaded_registry import Registry
 
 
@@ -34,17 +34,8 @@ RESERVED_FAMILY_IDS = frozenset({CONFIGURATION_WORD})
 
 
 def run(args: argparse.Namespace) -> int:
-    from neuron_compat.contributing.new_family import (
-        FamilyScaffold,
-        ScaffoldError,
-        check_family_id,
-        default_name,
-        read_config,
-        tasks_from_architectures,
-    )
-    from neuron_compat.contributing.shadow_registry import validate_with_changes
-    from neuron_compat.loading.loader import FAMILIES_DIR, load_registry
-    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.contributing.new_family import ScaffoldError, check_family_id, read_config
+    from neuron_compat.loading.loader import FAMILIES_DIR
     from neuron_compat.loading.yaml_reader import display_path
 
     root: Path = args.registry
@@ -75,6 +66,33 @@ def run(args: argparse.Namespace) -> int:
         print("error: give --model-type (the config.json model_type) or --from-config config.json", file=sys.stderr)
         return EXIT_USAGE
 
+    try:
+        with registry_locked(root):  # read, validate and write as one step: a concurrent `new` or add-evidence waits
+            status = _scaffold_locked(args, root, target, model_types, architectures, pipelines, facts)
+    except RegistryLockError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    return status
+
+
+def _scaffold_locked(args: argparse.Namespace, root: Path, target: Path, model_types: list[str],
+                     architectures: list[str], pipelines: list[str], facts: ConfigFacts | None) -> int:
+    """Under the registry's lock: read the registry, build the scaffold, validate the registry as it would be with
+    it, and write it. What another writer saved before the lock was taken is what this run sees."""
+    from neuron_compat.contributing.new_family import (
+        FamilyScaffold,
+        default_name,
+        tasks_from_architectures,
+    )
+    from neuron_compat.contributing.shadow_registry import validate_with_changes
+    from neuron_compat.loading.loader import FAMILIES_DIR, load_registry
+    from neuron_compat.loading.problems import render_problems
+    from neuron_compat.loading.yaml_reader import display_path
+
+    shown = display_path(target)
+    if target.exists() or target.is_symlink():
+        print(f"error: {shown} appeared while this ran; nothing written", file=sys.stderr)
+        return EXIT_PROBLEMS
     registry = load_registry(root).registry
     if _model_type_taken(registry, root, model_types):
         return EXIT_PROBLEMS
@@ -105,15 +123,7 @@ def run(args: argparse.Namespace) -> int:
             print("hint: if the checkpoints need trust_remote_code (a model_type transformers does not have), "
                   "run again with --remote-code", file=sys.stderr)
         return EXIT_PROBLEMS
-    try:
-        with registry_locked(root):  # a concurrent `new` of the same family cannot overwrite this one
-            if target.exists() or target.is_symlink():
-                print(f"error: {shown} appeared while this ran; nothing written", file=sys.stderr)
-                return EXIT_PROBLEMS
-            if not write_or_report(target, text):
-                return EXIT_PROBLEMS
-    except RegistryLockError as error:
-        print(f"error: {error}", file=sys.stderr)
+    if not write_or_report(target, text):
         return EXIT_PROBLEMS
     print(f"wrote {shown}: {len(model_types)} model type(s), {len(unknowns)} unknown statement(s)")
     print(f"next: record a result with `neuron-compat add-evidence {args.family} --stack ... --release ... "
