@@ -1,6 +1,6 @@
-"""`neuron-compat add-evidence configuration`: a measured run appended to configurations/reported.yaml (created when
-missing) that validates and that `check` lists; bad input is one line and writes nothing; a file saved meanwhile
-and a harvested file are never written."""
+"""`neuron-compat add-evidence configuration`: a measured run in a file of its own, configurations/reported/<id>.yaml,
+that validates and that `check` lists; two contributors' runs never touch the same file (their branches merge); bad
+input is one line and writes nothing; a file created meanwhile and a harvested file are never written."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from contrib_helpers import REPO, diff_lines, run_cli
+from contrib_helpers import REPO, run_cli
 
 from neuron_compat.cli import main
 from neuron_compat.loading.loader import LoadResult
@@ -22,8 +22,10 @@ RUN = ["add-evidence", "configuration", "--family", "llama", "--checkpoint", "me
        "--seq-len", "4096", "--dtype", "bf16", "--outcome", "compiled-and-ran",
        "--measure", "throughput=41.5tokens/s@token-generation", "--measure", "accuracy:GSM8K=78.2percent",
        "--validated", "2026-11-02", "--url", URL]
+RUN_ID = "llama-3-1-8b-instruct-trn1-32xlarge-2026-11-02-4fb11a21"
+RUN_FILE = f"configurations/reported/{RUN_ID}.yaml"
 ADDED = [
-    "- id: reported-llama-3-1-8b-instruct-trn1-32xlarge",
+    f"- id: {RUN_ID}",
     "  family: llama",
     "  checkpoint: meta-llama/Llama-3.1-8B-Instruct",
     "  stack: nxd-inference",
@@ -42,8 +44,7 @@ ADDED = [
     f"    url: {URL}",
     "  evidence: user-report",
 ]
-# A hand-edited reported.yaml in another layout than the tool's (list items at the key's column, flow sources,
-# comments): the run is appended in that layout and nothing else changes.
+# A hand-edited reported.yaml of the layout before one file per run: still read, never written.
 COMMENTED_REPORTED = """\
 # Reports from public threads.
 source: reported
@@ -71,7 +72,7 @@ harvest:
   revision: 4bcdc54bf3b6ccdad490e5cd0680a3dc95270b8e
   taken: 2026-12-03
 configurations:
-- id: reported-llama-3-1-8b-instruct-trn1-32xlarge
+- id: nxdi-contrib-llama-3-1-8b-instruct
   family: llama
   checkpoint: Llama-3.1-8B-Instruct
   stack: nxd-inference
@@ -99,23 +100,33 @@ def _files(registry: Path) -> dict[str, bytes]:
     return {str(p.relative_to(registry)): p.read_bytes() for p in sorted(registry.rglob("*")) if p.is_file()}
 
 
-def test_a_measured_run_is_appended_in_the_files_own_layout_and_check_lists_it(measured: Path, tmp_path: Path) -> None:
+def test_a_measured_run_gets_a_file_of_its_own_and_check_lists_it(measured: Path, tmp_path: Path) -> None:
+    """The run's file is new; the hand-edited reported.yaml of the old layout is read and left as it was."""
     reported = measured / "configurations" / "reported.yaml"
     reported.parent.mkdir()
     reported.write_text(COMMENTED_REPORTED, encoding="utf-8")
+    before = _files(measured)
     result = run_cli(*RUN, "--registry", measured, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == (
-        "registry/configurations/reported.yaml: added configuration reported-llama-3-1-8b-instruct-trn1-32xlarge "
+        f"registry/{RUN_FILE}: created it with configuration {RUN_ID} "
         "(meta-llama/Llama-3.1-8B-Instruct | nxd-inference | release 2.22.0 | trn1.32xlarge | compiled-and-ran)")
-    assert diff_lines(COMMENTED_REPORTED, reported.read_text()) == ["@@ -15,0 +16,18 @@", *("+" + line for line in ADDED)]
+    after = _files(measured)
+    assert {name: after[name] for name in before} == before  # no other file changed
+    assert sorted(set(after) - set(before)) == [RUN_FILE]
+    assert (measured / RUN_FILE).read_text() == (
+        "# yaml-language-server: $schema=../../schemas/configurations.schema.json\n"
+        "source: reported\n"
+        "description: One run, recorded with `neuron-compat add-evidence configuration`; its source link says where it "
+        "was reported.\n"
+        "configurations:\n" + "".join(f"  {line}\n" for line in ADDED))
     assert run_cli("validate", measured, cwd=tmp_path).returncode == 0
 
     config = tmp_path / "config.json"
     config.write_text(json.dumps(LLAMA_CONFIG), encoding="utf-8")
     check = run_cli("check", config, "--registry", measured, "--instance", "trn1.32xlarge", "--json", cwd=tmp_path)
     tested = json.loads(check.stdout)["tested_configurations"]
-    assert [c["id"] for c in tested["configurations"]] == ["reported-llama-3-1-8b-instruct-trn1-32xlarge"]
+    assert [c["id"] for c in tested["configurations"]] == [RUN_ID]
     assert tested["configurations"][0]["measurements"][1] == {
         "metric": "accuracy", "name": "GSM8K", "value": 78.2, "unit": "percent", "phase": None, "percentile": None,
         "approximate": False}
@@ -126,27 +137,65 @@ def test_a_measured_run_is_appended_in_the_files_own_layout_and_check_lists_it(m
 
     again = run_cli(*RUN, "--registry", measured, cwd=tmp_path)  # the same run twice
     assert again.returncode == 0 and "already records this run; nothing changed" in again.stdout
+    assert _files(measured) == after
 
 
-def test_reported_yaml_is_created_and_the_id_is_unique_across_files(measured: Path, tmp_path: Path) -> None:
-    """The harvested file already has the id the run would get: the new one is made unique with -2. The dry run
-    prints the diff of the new file and writes nothing; options may come before the word `configuration`."""
+def test_the_folder_is_created_and_a_dry_run_writes_nothing(measured: Path, tmp_path: Path) -> None:
+    """Options may come before the word `configuration`; the dry run prints the new file as a diff; an --id
+    another file has is refused, naming that file."""
     (measured / "configurations").mkdir()
     (measured / "configurations" / "nxdi-contrib.yaml").write_text(HARVESTED, encoding="utf-8")
     before = _files(measured)
     dry = run_cli("add-evidence", "--registry", measured, *RUN[1:], "--dry-run", cwd=tmp_path)
     assert dry.returncode == 0, dry.stderr
-    assert "+++ b/" in dry.stdout and "+source: reported" in dry.stdout
+    assert f"+++ b/registry/{RUN_FILE}" in dry.stdout and "+source: reported" in dry.stdout
     assert dry.stdout.rstrip().endswith("(dry run: nothing written)")
+    assert _files(measured) == before
+
+    taken = run_cli(*RUN, "--id", "nxdi-contrib-llama-3-1-8b-instruct", "--registry", measured, cwd=tmp_path)
+    assert (taken.returncode, taken.stderr.splitlines()) == (1, [
+        "error: --id nxdi-contrib-llama-3-1-8b-instruct: already used in configurations/nxdi-contrib.yaml (ids are "
+        "unique across every configurations file; leave --id out to get one)"])
     assert _files(measured) == before
 
     result = run_cli(*RUN, "--registry", measured, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    text = (measured / "configurations" / "reported.yaml").read_text()
-    assert text.startswith("# yaml-language-server: $schema=../schemas/configurations.schema.json\n"
-                           "source: reported\ndescription: ")
-    assert "  - id: reported-llama-3-1-8b-instruct-trn1-32xlarge-2\n" in text
+    assert sorted(set(_files(measured)) - set(before)) == [RUN_FILE]
     assert (measured / "configurations" / "nxdi-contrib.yaml").read_text() == HARVESTED
+    assert run_cli("validate", measured, cwd=tmp_path).returncode == 0
+
+
+def _git(repo: Path, *args: str) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=repo,
+                          check=True, capture_output=True, text=True).stdout
+
+
+def test_two_contributors_runs_from_the_same_base_merge_without_a_conflict(measured: Path, tmp_path: Path) -> None:
+    """Two branches from one commit each record a run (and both record a third, the same one): each branch adds
+    files only, the merge has no conflict, and the merged registry validates with all three runs."""
+    (measured / "configurations").mkdir()
+    (measured / "configurations" / "reported.yaml").write_text(COMMENTED_REPORTED, encoding="utf-8")
+    _git(measured, "init", "-q", "-b", "main")
+    _git(measured, "add", "-A")
+    _git(measured, "commit", "-q", "-m", "base")
+    other = _replace(_replace(RUN, "--instance", "trn1.2xlarge"), "--tp", "2")
+    shared = _replace(RUN, "--url", "https://github.com/aws-neuron/aws-neuron-sdk/issues/7")
+    for branch, argv in (("alice", RUN), ("bob", other)):
+        _git(measured, "checkout", "-q", "-b", branch, "main")
+        for run in (argv, shared):
+            result = run_cli(*run, "--registry", measured, cwd=tmp_path)
+            assert result.returncode == 0, result.stderr
+        _git(measured, "add", "-A")
+        _git(measured, "commit", "-q", "-m", branch)
+    changed = {branch: _git(measured, "diff", "--name-status", "main", branch).splitlines() for branch in ("alice", "bob")}
+    assert all(line.startswith("A\t") for lines in changed.values() for line in lines), changed  # files added only
+    assert len(set(changed["alice"]) & set(changed["bob"])) == 1  # the shared run: the same file on both
+    _git(measured, "checkout", "-q", "alice")
+    _git(measured, "merge", "-q", "--no-edit", "bob")  # check=True: a conflict fails here
+    runs = sorted(p.name for p in (measured / "configurations" / "reported").iterdir())
+    assert len(runs) == 3 and f"{RUN_ID}.yaml" in runs
     assert run_cli("validate", measured, cwd=tmp_path).returncode == 0
 
 
@@ -201,37 +250,35 @@ def test_a_harvested_file_is_never_written(measured: Path, tmp_path: Path) -> No
     result = run_cli(*RUN, "--source", "nxdi-contrib", "--registry", measured, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        "error: registry/configurations/nxdi-contrib.yaml is generated by scripts/harvest_nxdi_contrib.py (its `harvest:` record) and regenerated "
-        "from its source; add-evidence does not write into it: record your run in reported.yaml (leave --source out)"]
+        "error: registry/configurations/nxdi-contrib.yaml is generated by scripts/harvest_nxdi_contrib.py (its "
+        "`harvest:` record) and regenerated from its source; add-evidence does not write runs of that source: record "
+        "your run in reported/ (leave --source out)"]
     assert harvested.read_text() == HARVESTED
     assert sorted(p.name for p in harvested.parent.iterdir()) == ["nxdi-contrib.yaml"]
 
 
-@pytest.mark.parametrize("existing", [True, False], ids=["saved-meanwhile", "created-meanwhile"])
-def test_a_file_another_program_saves_during_the_run_is_not_replaced(
-        measured: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], existing: bool) -> None:
-    """An editor saves reported.yaml (or creates it) while the registry is being validated: that save stays."""
+def test_a_file_another_program_creates_during_the_run_is_not_replaced(
+        measured: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another program creates the run's file while the registry is being validated: that file stays."""
     import neuron_compat.rules.validation as validation
 
-    reported = measured / "configurations" / "reported.yaml"
-    reported.parent.mkdir()
-    if existing:
-        reported.write_text(COMMENTED_REPORTED, encoding="utf-8")
+    target = measured / RUN_FILE
     saved = COMMENTED_REPORTED.replace("# end of file", "# saved by an editor")
     validate = validation.validate_registry
 
     def validate_then_save(root: Path | str) -> LoadResult:
         result = validate(root)
-        reported.write_text(saved, encoding="utf-8")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(saved, encoding="utf-8")
         return result
 
     monkeypatch.setattr(validation, "validate_registry", validate_then_save)
     code = main([*RUN, "--registry", str(measured)])
     err = capsys.readouterr().err
     assert code == 1
-    assert err.splitlines() == [f"error: {display_path(reported)} changed while add-evidence ran (saved by another program?); "
+    assert err.splitlines() == [f"error: {display_path(target)} changed while add-evidence ran (saved by another program?); "
                                 "nothing written: run it again"]
-    assert reported.read_text() == saved
+    assert target.read_text() == saved
 
 
 def test_the_help_and_contributing_name_the_same_options() -> None:
@@ -256,11 +303,14 @@ NOT_STATED = _replace(RUN, "--release", "not-stated")
 def test_a_measurement_without_a_stated_release_is_recorded_with_its_date(
         measured: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*NOT_STATED, "--registry", str(measured)]) == 0
+    (written,) = (measured / "configurations" / "reported").iterdir()
     assert capsys.readouterr().out.splitlines()[0].endswith(
-        ": created it with configuration reported-llama-3-1-8b-instruct-trn1-32xlarge (meta-llama/Llama-3.1-8B-Instruct"
+        f": created it with configuration {written.stem} (meta-llama/Llama-3.1-8B-Instruct"
         " | nxd-inference | release not stated | trn1.32xlarge | compiled-and-ran)")
-    text = (measured / "configurations" / "reported.yaml").read_text(encoding="utf-8")
-    expected = ["  " + line.replace('release: "2.22.0"', "release: null") for line in ADDED]
+    assert written.stem.startswith("llama-3-1-8b-instruct-trn1-32xlarge-2026-11-02-") and written.stem != RUN_ID
+    text = written.read_text(encoding="utf-8")
+    expected = ["  " + line.replace('release: "2.22.0"', "release: null").replace(RUN_ID, written.stem)
+                for line in ADDED]
     assert text.split("configurations:\n", 1)[1].splitlines() == expected
     assert main(["validate", str(measured)]) == 0
 
@@ -283,8 +333,9 @@ def test_an_outcome_alone_may_say_not_stated_too(measured: Path, capsys: pytest.
     argv = [a for i, a in enumerate(NOT_STATED) if not (a == "--measure" or NOT_STATED[i - 1] == "--measure")]
     assert "--measure" not in argv
     assert main([*argv, "--registry", str(measured)]) == 0
-    text = (measured / "configurations" / "reported.yaml").read_text(encoding="utf-8")
-    assert "  release: null\n" in text and "measurements" not in text
+    (written,) = (measured / "configurations" / "reported").iterdir()
+    text = written.read_text(encoding="utf-8")
+    assert "    release: null\n" in text and "measurements" not in text
     assert main(["validate", str(measured)]) == 0
 
 

@@ -204,3 +204,56 @@ def test_a_hand_read_known_issue_file_is_named_by_its_source(registry: Path) -> 
     read.rename(registry / "known-issues" / "notes.txt")
     [problem] = [p.format() for p in validate_registry(registry).problems]
     assert "notes.txt" in problem and "belong in known-issues/" in problem
+
+
+def _run_problems(registry: Path, files: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The problems of configurations/reported/NAME files holding `files`' texts, shown from the registry's folder."""
+    (registry / "configurations" / "reported").mkdir()
+    for name, text in files.items():
+        (registry / "configurations" / "reported" / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(registry.parent)
+    return [problem.format() for problem in validate_registry("registry").problems]
+
+
+@pytest.mark.skipif(not (ROOT / "registry" / "instances.yaml").exists(), reason="needs instances.yaml")
+def test_a_run_file_is_one_run_named_by_its_id(registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """configurations/reported/<id>.yaml (one run per file, what add-evidence writes): read beside the old layout;
+    its source, its one run and its name are checked at their line."""
+    two = GOOD + GOOD.split("configurations:\n")[1].replace("llama-trn1-report", "second").replace("/1234", "/99")
+    problems = _run_problems(registry, {
+        "llama-trn1-report.yaml": GOOD,
+        "misnamed.yaml": GOOD.replace("llama-trn1-report", "other-id").replace("/1234", "/5"),
+        "other.yaml": GOOD.replace("source: reported", "source: other").replace("llama-trn1-report", "other"),
+        "two.yaml": two.replace("id: llama-trn1-report", "id: two"),
+        "notes.txt": "",
+    }, monkeypatch)
+    assert problems == [
+        "registry/configurations/reported/misnamed.yaml:4:9: configurations[0].id: id 'other-id' does not match the "
+        "file name 'misnamed.yaml' (rename the file to other-id.yaml or set id: misnamed)",
+        "registry/configurations/reported/notes.txt: only <id>.yaml files belong in configurations/reported/ (one run "
+        "per file, named by its id)",
+        "registry/configurations/reported/other.yaml:1:9: source: source 'other' does not match the file name "
+        "'other.yaml' (move the file to configurations/other/ or set source: reported)",
+        "registry/configurations/reported/two.yaml:3:1: configurations: a file of reported/ holds one run; this one "
+        "holds 2 (give each run a file of its own, named by its id)",
+    ]
+
+
+@pytest.mark.skipif(not (ROOT / "registry" / "instances.yaml").exists(), reason="needs instances.yaml")
+def test_the_same_run_in_two_files_is_found(registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each run file holds its run at configurations[0]: the same run recorded in two files is still one problem."""
+    copy = GOOD.replace("llama-trn1-report", "llama-trn1-again")
+    problems = _run_problems(registry, {"llama-trn1-report.yaml": GOOD, "llama-trn1-again.yaml": copy}, monkeypatch)
+    assert problems == [
+        "registry/configurations/reported/llama-trn1-report.yaml:4:5: configurations[0]: configuration "
+        "'llama-trn1-report' is the same run as configurations/reported/llama-trn1-again.yaml configurations[0] "
+        "(llama-trn1-again): same source, checkpoint, instance, parallelism, batch size and sequence length (merge "
+        "them into one configuration with the measurements of both)"]
+
+
+def test_a_source_folder_needs_a_source_name(registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (registry / "configurations" / "Bad Name").mkdir()
+    monkeypatch.chdir(registry.parent)
+    assert [p.format() for p in validate_registry("registry").problems] == [
+        "registry/configurations/Bad Name: a folder of configurations/ is named by its source id (a-z, 0-9, '-' or '_' "
+        "between them) (rename it, e.g. reported)"]

@@ -1,7 +1,7 @@
 """One module per `neuron-compat` subcommand. Each has `register(subparsers)` that adds its parser
 and sets `handler` to a function `(args) -> exit code`.
 
-- `add_configuration`: `neuron-compat add-evidence configuration ...`: record a tested configuration (a checkpoint run on one instance with one stack at one release, its outcome and what was measured) in registry/configurations/reported.yaml.
+- `add_configuration`: `neuron-compat add-evidence configuration ...`: record a tested configuration (a checkpoint run on one instance with one stack at one release, its outcome and what was measured) in a file of its own, registry/configurations/reported/<id>.yaml.
 - `add_evidence`: `neuron-compat add-evidence FAMILY ...`: record a verified result without hand-editing YAML.
 - `changelog`: `neuron-compat changelog --from REV --to REV`: the data changelog between two git revisions.
 - `check`: `neuron-compat check MODEL`: does this checkpoint run on Neuron, per stack, at a Neuron release?

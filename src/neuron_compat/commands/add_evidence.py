@@ -200,7 +200,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "statement and starts a supported one, or adds a new supported statement from --release on. Keeps "
             "comments and key order, and writes nothing that would fail `neuron-compat validate`.",
             epilog="To record a tested configuration (a checkpoint run on one instance, its outcome and measured "
-            "values) in registry/configurations/reported.yaml instead: `neuron-compat add-evidence configuration "
+            "values) in a file of its own under registry/configurations/reported/ instead: `neuron-compat add-evidence configuration "
             "--help`.",
         )
     finally:

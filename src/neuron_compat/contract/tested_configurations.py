@@ -6,7 +6,7 @@ release it was measured on or, where the source states no release, the date the 
 (`validated`); pages show such a number with "release not stated". A configuration with neither records its
 outcome, never a measurement.
 Files: registry/configurations/<source>.yaml, one per harvested source (written by a script under scripts/
-that records the commit or tag it read), plus the hand-edited registry/configurations/reported.yaml.
+that records the commit or tag it read), and registry/configurations/reported/<id>.yaml, one reported run per file.
 """
 
 from __future__ import annotations

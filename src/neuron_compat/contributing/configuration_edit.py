@@ -1,20 +1,21 @@
 """Turn "I ran checkpoint C on instance I with stack S at Neuron release R, and measured M" into a tested
-configuration, and into the new text of a hand-edited registry/configurations/<source>.yaml.
+configuration, and into the text of its own file, registry/configurations/<source>/<id>.yaml.
 
 Pieces, each used by `neuron-compat add-evidence configuration` (commands/add_configuration.py):
 - `parse_measurement`: one `--measure METRIC[:NAME]=[~]VALUE UNIT[@PHASE]` into a measurement (metric, unit and
   phase of the contract's closed vocabularies, the unit one the metric allows);
 - `configuration_problem`: the contract's own check of the whole configuration (TestedConfiguration), as one line
   naming the field;
-- `new_id`: an id from the source, the checkpoint and the instance, unique across every configurations file;
-- `configuration_map` / `appended_text` / `new_file_text`: the configuration as round-trip YAML in schema order,
-  appended after the file's last configuration (the file's comments, quoting and wrapping stay as they were), or
-  a new file holding it.
+- `run_id`: an id (and file name) from the checkpoint, the instance, the date and a hash of the run itself: two
+  contributors recording different runs get different files, the same run the same file with the same text;
+- `configuration_map` / `run_file_text`: the configuration as round-trip YAML in schema order, in a file of its own.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -31,7 +32,6 @@ from neuron_compat.contract.tested_configurations import (
     Unit,
 )
 from neuron_compat.contributing import roundtrip_style
-from neuron_compat.contributing.yaml_patch import YamlTextEditor
 from neuron_compat.safeio.option_values import OptionValueError, exact_float
 
 MEASURE_FORMAT = "METRIC[:NAME]=[~]VALUE UNIT[@PHASE]"
@@ -40,16 +40,17 @@ RELEASE_NOT_STATED = "not-stated"
 """`--release not-stated`: the source states no Neuron release (the configuration's `release: null`); its
 measurements are then dated by `validated`, the date the source gives."""
 REPORTED_SOURCE = "reported"
-REPORTED_DESCRIPTION = ("Runs that people report in public threads (issues, forum posts), recorded with "
-                        "`neuron-compat add-evidence configuration` or by hand.")
-SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/configurations.schema.json\n"
+RUN_DESCRIPTION = ("One run, recorded with `neuron-compat add-evidence configuration`; its source link says where "
+                   "it was reported.")
+RUN_SCHEMA_LINE = "# yaml-language-server: $schema=../../schemas/configurations.schema.json\n"
+"""The modeline of a run file, configurations/<source>/<id>.yaml (two folders below registry/)."""
 CONFIGURATION_FIELDS = tuple(TestedConfiguration.model_fields)
 _VERSION_FIELDS = {"release", "stack_version"}
 _NULLABLE_REQUIRED = {name for name, info in TestedConfiguration.model_fields.items() if info.is_required()}
 _FLOW_FIELDS = {"parallelism"}  # short mappings on one line: `parallelism: {tensor: 8}`
 _NUMBER = re.compile(r"^(?P<approximate>~)?(?P<value>[0-9]{1,15}(?:\.[0-9]{1,9})?)\s*(?P<unit>.*)$")
 _ID_PIECE = re.compile(r"[^a-z0-9]+")
-_ID_LENGTH = 58  # SLUG's 64 characters, less room for a "-NN" that makes it unique
+_ID_LENGTH = 64  # a slug's most characters
 
 
 class ConfigurationInputError(ValueError):
@@ -125,17 +126,17 @@ def _first_message(error: ValidationError) -> str:
     return str(error.errors()[0]["msg"]).removeprefix("Value error, ")
 
 
-def new_id(source: str, checkpoint: str, instance: str | None, taken: set[str]) -> str:
-    """`reported-llama-3-1-8b-instruct-trn1-32xlarge`: the source, the checkpoint's name and the instance, made
-    unique against `taken` (every id of every configurations file) with -2, -3, ..."""
-    name = checkpoint.rsplit("/", 1)[-1]
-    pieces = [source, name, instance or "no-instance"]
-    base = _ID_PIECE.sub("-", "-".join(pieces).lower()).strip("-")[:_ID_LENGTH].strip("-") or source
-    candidate, number = base, 1
-    while candidate in taken:
-        number += 1
-        candidate = f"{base}-{number}"
-    return candidate
+def run_id(data: dict[str, Any]) -> str:
+    """`llama-3-1-8b-instruct-trn1-32xlarge-2026-11-02-1a2b3c4d`: the checkpoint's name, the instance, the date
+    validated and the first 8 hex digits of a SHA-256 of everything the run says (its id aside), at most 64
+    characters. Different runs get different ids (and files); the same run recorded on two branches gets the same
+    id and the same text, which git merges as one file."""
+    name = str(data["checkpoint"]).rsplit("/", 1)[-1]
+    digest = hashlib.sha256(json.dumps({k: v for k, v in data.items() if k != "id"}, sort_keys=True,
+                                       default=str, ensure_ascii=True).encode()).hexdigest()[:8]
+    tail = f"-{data['validated'].isoformat()}-{digest}"
+    base = _ID_PIECE.sub("-", f"{name}-{data.get('instance') or 'no-instance'}".lower()).strip("-")
+    return (base[:_ID_LENGTH - len(tail)].strip("-") or "run") + tail
 
 
 def configuration_map(data: dict[str, Any]) -> CommentedMap:
@@ -177,16 +178,8 @@ def _to_yaml(name: str, value: Any) -> Any:
     return value
 
 
-def appended_text(text: str, item: CommentedMap) -> str:
-    """`text` (a configurations file) with `item` after its last configuration, everything else untouched
-    (raises yaml_patch.TextEditError when the file's shape does not allow it)."""
-    editor = YamlTextEditor(text)
-    editor.append_item(("configurations",), item)
-    return editor.text()
-
-
-def new_file_text(source: str, description: str, item: CommentedMap) -> str:
-    """A new configurations file holding `item`: the editor-schema line, `source`, `description`, the item."""
-    document = roundtrip_style.mapping({"source": source, "description": description,
-                                  "configurations": CommentedSeq([item])})
-    return SCHEMA_LINE + roundtrip_style.dump(roundtrip_style.make_yaml(), document)
+def run_file_text(source: str, item: CommentedMap) -> str:
+    """A run file holding `item`: the editor-schema line, `source`, the description, the one configuration."""
+    document = roundtrip_style.mapping({"source": source, "description": RUN_DESCRIPTION,
+                                        "configurations": CommentedSeq([item])})
+    return RUN_SCHEMA_LINE + roundtrip_style.dump(roundtrip_style.make_yaml(), document)

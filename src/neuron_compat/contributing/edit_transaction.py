@@ -102,4 +102,4 @@ class EditTransaction:
         """Just before the write: a file to create must still be absent."""
         if not self.existed and (self.path.exists() or self.path.is_symlink()):
             raise EditRefused(self.changed)
-        self.path.parent.mkdir(exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -30,11 +30,20 @@ def _mirror(root: Path, shadow: Path) -> None:
     # registry stays one in the shadow (and is reported like `validate` reports it) instead of failing resolve().
     for entry in root.iterdir():
         if entry.name in _EDITED_DIRS and entry.is_dir():
-            (shadow / entry.name).mkdir()
-            for file in entry.iterdir():
-                os.symlink(os.path.abspath(file), shadow / entry.name / file.name)
+            _mirror_folder(entry, shadow / entry.name, subfolders=True)
         else:
             os.symlink(os.path.abspath(entry), shadow / entry.name)
+
+
+def _mirror_folder(folder: Path, target: Path, subfolders: bool) -> None:
+    """`folder` as a real directory of links; with `subfolders`, its folders (configurations/reported/) too, one
+    level down, so that a file written into one of them lands in the shadow, never in the registry."""
+    target.mkdir()
+    for entry in folder.iterdir():
+        if subfolders and entry.is_dir() and os.access(entry, os.R_OK | os.X_OK):  # one it cannot list stays a link
+            _mirror_folder(entry, target / entry.name, subfolders=False)
+        else:
+            os.symlink(os.path.abspath(entry), target / entry.name)
 
 
 def validate_with_changes(root: Path, changes: Mapping[str, str]) -> list[Problem]:

@@ -73,7 +73,8 @@ class Registry(RegistryIndexes):
     capability_files: list[CapabilitiesFile] = field(default_factory=list)  # capabilities/<stack>.yaml
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
     instances: InstancesFile | None = None  # instances.yaml (hardware generations, instance sizes), when it exists
-    configuration_files: list[ConfigurationsFile] = field(default_factory=list)  # configurations/<source>.yaml
+    configuration_files: list[ConfigurationsFile] = field(default_factory=list)  # configurations/<source>.yaml, <source>/*.yaml
+    configuration_keys: list[FileKey] = field(default_factory=list)  # each configuration file's key in `files`, in order
     known_issues: KnownIssuesFile | None = None  # every file of known-issues/ merged (None: no issues)
     known_issue_files: list[tuple[FileKey, KnownIssuesFile]] = field(default_factory=list)  # known-issues/*.yaml
     # RELEASES_KEY, STACKS_KEY, family_key(id), ...: each file's path, display name and text (its data is None:

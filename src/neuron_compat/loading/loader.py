@@ -176,11 +176,13 @@ def _load_registry(root: Path | str) -> LoadResult:
     capability_files = _load_capabilities(root / CAPABILITIES_DIR, files, broken, problems)
 
     families = _load_families(root / FAMILIES_DIR, files, problems)
-    configuration_files = load_configurations(root / CONFIGURATIONS_DIR, _load_one, files, broken, problems)
+    configurations = load_configurations(root / CONFIGURATIONS_DIR, _load_one, files, broken, problems)
     known_issue_files = load_known_issues(root / KNOWN_ISSUES_DIR, _load_one, files, broken, problems)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
                         probe=probe, meta=meta_value, instances=instances, files=files, broken=broken,
-                        capability_files=capability_files, configuration_files=configuration_files,
+                        capability_files=capability_files,
+                        configuration_files=[file for _, file in configurations],
+                        configuration_keys=[key for key, _ in configurations],
                         known_issues=merged_known_issues(known_issue_files),
                         known_issue_files=known_issue_files)
     return LoadResult(registry, problems)

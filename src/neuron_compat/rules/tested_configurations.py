@@ -83,9 +83,9 @@ def run_key(configuration: TestedConfiguration) -> tuple[object, ...]:
 def check(registry: Registry) -> Iterator[Finding]:
     instances = instance_names(registry)
     seen: dict[str, str] = {}
-    runs: dict[tuple[object, ...], str] = {}
-    for configurations in registry.configuration_files:
-        key = configurations_key(configurations.source)
+    runs: dict[tuple[object, ...], tuple[FileKey, int, str]] = {}  # a run -> where it is first recorded
+    keys = registry.configuration_keys or [configurations_key(f.source) for f in registry.configuration_files]
+    for key, configurations in zip(keys, registry.configuration_files, strict=True):
         if configurations.harvest is not None:
             yield from _date_findings(key, ("harvest", "taken"), configurations.harvest.taken, "taken")
         for index, configuration in enumerate(configurations.configurations):
@@ -96,8 +96,9 @@ def check(registry: Registry) -> Iterator[Finding]:
                               f"(first at {first})", "give each configuration its own id")
             else:
                 seen[configuration.id] = f"{key} configurations[{index}]"
-            same = runs.setdefault(run_key(configuration), f"configurations[{index}] ({configuration.id})")
-            if not same.startswith(f"configurations[{index}] "):
+            first_key, first_index, first_id = runs.setdefault(run_key(configuration), (key, index, configuration.id))
+            if (first_key, first_index) != (key, index):
+                same = ("" if first_key == key else f"{first_key} ") + f"configurations[{first_index}] ({first_id})"
                 yield Finding(key, where, f"configuration '{configuration.id}' is the same run as {same}: same "
                               "source, checkpoint, instance, parallelism, batch size and sequence length",
                               "merge them into one configuration with the measurements of both")
