@@ -3,7 +3,10 @@
 The READMEs mostly follow one template: a "**Validated:** <date>" line and a "**Configuration:** TP=..,
 batch_size=.., seq_len=.., <dtype>" line over a test table (smoke test, token matching, TTFT, throughput),
 then a "Device Profiling Metrics" part with its own configuration, "**Instance:** <type> | **Profiled:** <date>",
-MFU / MBU per phase, throughput and compile time. A few state the Neuron release ("**SDK:** Neuron SDK 2.28").
+MFU / MBU per phase, throughput and compile time; some instead end with a "## Performance" part ("Profiled on
+<type>", a per-phase table of throughput, MBU and MFU, and an italic "*Batch size .., sequence length .., BF16
+precision, TP=..*" line), which is a run of its own with no date. A validation's test table ends at the next
+level-2 heading, so such a part's figures are never attached to the validation. A few state the Neuron release ("**SDK:** Neuron SDK 2.28").
 Each part becomes one configuration. A value the README writes as `None` is unknown, never zero. Most parts do not
 state their Neuron release: their measurements are recorded with the part's own date (Validated / Profiled) and
 "release not stated"; a part with neither a release nor a real date keeps its outcome and loses its measurements
@@ -78,6 +81,8 @@ _DATE = re.compile(r"\*\*Validated:\*\*\s*([0-9]{4}-[0-9]{2}-[0-9]{2})")
 _PROFILED = re.compile(r"\*\*Instance:\*\*\s*([a-z][a-z0-9]*\.[a-z0-9]+)\s*\|\s*\*\*Profiled:\*\*\s*"
                        r"([0-9]{4}-[0-9]{2}-[0-9]{2})")
 _INSTANCE_LINE = re.compile(r"^\*\*Instance:\*\*\s*([a-z][a-z0-9]*\.[a-z0-9]+)(.*)$")
+_PROFILED_ON = re.compile(r"^Profiled on\s+([a-z][a-z0-9]*\.[a-z0-9]+)\b")
+_PROFILE_FOOTER = re.compile(r"^\*(Batch size .+)\*\s*$", re.IGNORECASE)
 _CONFIGURATION = re.compile(r"^\*\*Configuration:\*\*\s*(.+?)\s*$")
 _SDK_LINE = re.compile(r"^\*\*SDK:\*\*(.*)$")
 _SDK_VERSION = re.compile(r"\bSDK\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b")
@@ -208,7 +213,7 @@ def _test_table(lines: Sequence[str], start: int, end: int) -> tuple[str, list[d
             item = _measurement("ttft", match.group(1), "ms", result) if match else None
             if item:
                 found.append(item)
-        elif test.startswith("throughput"):
+        elif test.startswith(("throughput", "profiling")):  # 'Profiling | PASS | 437.4 tokens/sec'
             match = _TOK_S.search(result)
             item = _measurement("throughput", match.group(1), "tokens/s", result) if match else None
             if item:
@@ -216,14 +221,29 @@ def _test_table(lines: Sequence[str], start: int, end: int) -> tuple[str, list[d
     return outcome, found, qualifier
 
 
+def _profile_metric(label: str) -> str | None:
+    """'MFU (%)' or 'MFU (Compute)' -> 'mfu'; 'MBU (%)' or 'MBU (Memory)' -> 'mbu'; else None."""
+    label = label.lower()
+    if label in _PROFILE_METRICS:
+        return _PROFILE_METRICS[label]
+    head = label.split("(", 1)[0].strip()
+    return head if head in ("mfu", "mbu") else None
+
+
 def _profile_measurements(lines: Sequence[str], start: int, end: int) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for line in lines[start:end]:
         cells = _cells(line)
-        if cells and len(cells) == 3 and cells[0].lower() in _PROFILE_METRICS:
-            metric = _PROFILE_METRICS[cells[0].lower()]
+        metric = _profile_metric(cells[0]) if cells and len(cells) == 3 else None
+        if cells and metric:
             for phase, cell in zip(_PROFILE_PHASES, cells[1:], strict=True):
-                item = _measurement(metric, cell.replace("~", ""), "percent", cell, phase=phase)
+                item = _measurement(metric, cell.replace("~", "").replace("%", ""), "percent", cell, phase=phase)
+                if item:
+                    found.append(item)
+        elif cells and len(cells) == 3 and cells[0].lower() == "throughput":  # a per-phase row: '- | 449.3 tok/s'
+            for phase, cell in zip(_PROFILE_PHASES, cells[1:], strict=True):
+                rate = _TOK_S.search(cell)
+                item = _measurement("throughput", rate.group(1), "tokens/s", cell, phase=phase) if rate else None
                 if item:
                     found.append(item)
         throughput = _THROUGHPUT_LINE.search(line)
@@ -237,6 +257,31 @@ def _profile_measurements(lines: Sequence[str], start: int, end: int) -> list[di
             if item:
                 found.append(item)
     return found
+
+
+def parse_profile_footer(text: str) -> dict[str, Any]:
+    """'Batch size 1, sequence length 128, BF16 precision, TP=1' -> {'batch_size': 1, 'sequence_length': 128,
+    'dtype': 'bf16', 'tensor': 1}; what it does not state is left out."""
+    settings: dict[str, Any] = {}
+    for token in (part.strip().lower() for part in text.split(",")):
+        words = token.replace("=", " ").split()
+        if not words:
+            continue
+        if token.startswith("batch size") and len(words) == 3:
+            count = ascii_count(words[2], 10_000_000)
+            if count is not None:
+                settings["batch_size"] = count
+        elif token.startswith("sequence length") and len(words) == 3:
+            count = ascii_count(words[2], 10_000_000)
+            if count is not None:
+                settings["sequence_length"] = count
+        elif token.endswith("precision") and _DTYPES.get(words[0]):
+            settings["dtype"] = _DTYPES[words[0]]
+        elif words[0] in ("tp", "tp_degree") and len(words) == 2:
+            count = ascii_count(words[1], 1024)
+            if count is not None:
+                settings["tensor"] = count
+    return settings
 
 
 def _header(lines: Sequence[str], start: int, stop: int, part: Part) -> None:
@@ -271,17 +316,29 @@ def parse_readme(text: str) -> list[Part]:
         profiled = _PROFILED.search(line)
         if profiled:
             starts.append((index, "profiled", profiled.group(2), profiled.group(1)))
+        profiled_on = _PROFILED_ON.match(line.strip())
+        if profiled_on:  # 'Profiled on trn1.32xlarge (...)' under '## Performance': no date of its own
+            starts.append((index, "profiled", None, profiled_on.group(1)))
     parts: list[Part] = []
     qualifier: str | None = None
     for position, (index, kind, date, instance) in enumerate(starts):
         end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
         part = Part(kind=kind, line=index + 1, date=date, instance=instance)
         if kind == "validated":
+            # the validation's table ends at the next level-2 heading: a '## Performance' table after it is
+            # another run (its own instance and figures), not this one's
+            end = next((i for i in range(index + 1, end) if lines[i].startswith("## ")), end)
             stop = min(end, index + _VALIDATION_WINDOW)
             heading = next((i for i in range(index + 1, stop) if lines[i].lstrip().startswith("#")), stop)
             _header(lines, index, heading, part)
             part.outcome, part.measurements, part.qualifier = _test_table(lines, index, end)
             qualifier = qualifier or part.qualifier
+        elif date is None:
+            end = next((i for i in range(index + 1, end) if lines[i].startswith("#")), end)
+            footer = next((m for m in (_PROFILE_FOOTER.match(x.strip()) for x in lines[index:end]) if m), None)
+            part.settings = parse_profile_footer(footer.group(1)) if footer else {}
+            part.measurements = _profile_measurements(lines, index, end)
+            part.outcome = "compiled-and-ran" if part.measurements else "unknown"
         else:
             _header(lines, max(0, index - 2), index + 1, part)  # its Configuration line sits just above
             part.measurements = _profile_measurements(lines, index, end)
@@ -326,6 +383,12 @@ def release_for(stated: str | None, validated: str | None, releases: Sequence[tu
         return None
     candidates = [name for name, date in releases if name.startswith(version + ".") and date <= day]
     return candidates[0] if len(candidates) == 1 else None
+
+
+def _listing(measurements: Sequence[dict[str, Any]]) -> str:
+    """'token-generation throughput 449.3 tokens/s; context-encoding mbu 11.0 percent; ...' as the README gives them."""
+    return "; ".join(" ".join(str(x) for x in (m.get("phase"), m["metric"], m["value"], m["unit"]) if x is not None)
+                     for m in measurements)
 
 
 def _slug(text: str) -> str:
@@ -377,8 +440,9 @@ def configuration_entries(model_dir: str, text: str, commit: str,
         if release is not None or validated is not None:
             entry["measurements"] = part.measurements
         elif part.measurements:
-            notes.append(f"The README gives {len(part.measurements)} measured value(s) here but neither the Neuron "
-                         "release nor a real date they were measured on, so none is recorded.")
+            notes.append(f"The README gives {len(part.measurements)} measured value(s) here ({_listing(part.measurements)}) "
+                         "but neither the Neuron release nor a real date they were measured on, so none is recorded as a "
+                         "measurement.")
         if part.release_stated and release is None:
             notes.append(f"The README says '{part.release_stated}', which names more than one Neuron release "
                          "listed at its date (or none), so the release is left unknown.")

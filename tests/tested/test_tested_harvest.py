@@ -124,3 +124,50 @@ def test_a_traced_port_is_recorded_on_its_own_stack() -> None:
     traced, _ = configuration_entries("Traced-Example", README, COMMIT, RELEASES)
     assert traced and {entry["stack"] for entry in traced} == {"torch-neuronx"}
     assert {entry["stack"] for entry in _entries()} == {"nxd-inference"}
+
+
+PERFORMANCE_README = """# Contrib Model: tiny
+
+- **HuggingFace ID:** `example-org/Tiny`
+
+## Validation Results
+
+**Validated:** 2026-03-16
+**Configuration:** TP=1, batch_size=1, seq_len=128, bfloat16
+
+| Test | Status | Result |
+|------|--------|--------|
+| Token Matching | PASS | **100.0% match** (200/200 tokens, 10 prompts) |
+| Profiling | PASS | **437.4 tokens/sec** |
+
+**Status:** EXCELLENT
+
+## Performance
+
+Profiled on trn1.32xlarge (single NeuronCore utilization):
+
+| Metric | Context Encoding | Token Generation |
+|--------|-----------------|------------------|
+| Throughput | - | 449.3 tok/s |
+| MBU (Memory) | 11.0% | 10.8% |
+| MFU (Compute) | 4.5% | 0.0% |
+
+*Batch size 1, sequence length 128, BF16 precision, TP=2*
+## Testing
+"""
+
+
+def test_a_performance_section_is_its_own_run_not_the_validations() -> None:
+    FAMILY_BY_MODEL_DIR.setdefault("Tiny", "llama")
+    (validated, profiled), why_not = configuration_entries("Tiny", PERFORMANCE_README, COMMIT, RELEASES)
+    assert why_not is None
+    assert validated["instance"] is None
+    assert [(m["metric"], m["value"]) for m in validated["measurements"]] == [("token-matching", 100.0), ("throughput", 437.4)]
+    assert profiled["id"] == "nxdi-contrib-tiny-profiled-l19" and profiled["instance"] == "trn1.32xlarge"
+    assert (profiled["parallelism"], profiled["batch_size"], profiled["sequence_length"], profiled["dtype"]) == (
+        {"tensor": 2}, 1, 128, "bf16")
+    assert profiled["outcome"] == "compiled-and-ran" and "measurements" not in profiled  # no release, no date
+    [note] = profiled["notes"]
+    assert "token-generation throughput 449.3 tokens/s; context-encoding mbu 11.0 percent" in note
+    assert "token-generation mfu 0.0 percent" in note
+    Configuration.model_validate(profiled)
