@@ -161,6 +161,6 @@ def test_the_checker_reports_upward_imports_cycles_and_strays(tmp_path: Path, fi
 
 def test_contributing_lists_the_layers_in_their_order() -> None:
     text = (PACKAGE_DIR.parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = text.split("## For maintainers: where things live", 1)[1]
+    section = text.split("## For maintainers: where things live", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("`")[1].rstrip("/") for line in section.splitlines() if line.startswith("| `")]
     assert rows == [layer for layer in neuron_compat.LAYERS if layer != "cli"]
