@@ -83,7 +83,7 @@ def test_the_cache_is_keyed_by_content_and_version(tmp_path, monkeypatch):
     assert bundled.compiled_clone(clone) == first  # unchanged: the same entry
     monkeypatch.setattr(neuron_compat, "__version__", "999.0.0")  # a cache another version wrote is not used
     other = bundled.compiled_clone(clone)
-    assert other != first and not first[0].exists()  # rebuilt; the old entry removed
+    assert other != first  # rebuilt under its own key (older entries are kept a while, document/cache.py)
     (registry / "families" / "bert.yaml").write_text("id: [\n", encoding="utf-8")
     with pytest.raises(RegistrySourceError, match=r"bert\.yaml:\d+:\d+"):
         bundled.compiled_clone(clone)

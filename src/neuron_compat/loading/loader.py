@@ -9,6 +9,7 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -85,7 +86,31 @@ def _validate(loaded: LoadedYaml, model: type[M]) -> tuple[M | None, list[Proble
         return None, problems_from_validation(error, model, loaded.display, Locator(loaded.text))
 
 
+_REGISTRY_ROOT: ContextVar[Path | None] = ContextVar("registry_root", default=None)
+"""The resolved root of the registry being loaded: a file that resolves outside it is refused, never read."""
+
+
+def _outside_registry(path: Path) -> Problem | None:
+    """The problem of a registry file that is (or lies under) a link to something outside the registry: validate,
+    the compile, the wheel and the site never read or publish a file from elsewhere."""
+    root = _REGISTRY_ROOT.get()
+    if root is None:
+        return None
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):
+        return None  # a loop or a dangling link: reading it says what is wrong
+    if target == root or root in target.parents:
+        return None
+    return Problem(display_path(path), 0, 0, "", "a link to a file outside the registry; the registry reads only its "
+                   "own files", "copy the file into the registry instead of linking to it", rule="layout")
+
+
 def _load_one(path: Path, model: type[M], problems: list[Problem]) -> tuple[LoadedYaml | None, M | None]:
+    outside = _outside_registry(path)
+    if outside is not None:
+        problems.append(outside)
+        return None, None
     loaded, problem = load_yaml_file(path)
     if problem:
         problems.append(problem)
@@ -118,8 +143,16 @@ def collector_paused() -> Iterator[None]:
 
 def load_registry(root: Path | str) -> LoadResult:
     """Load and schema-validate every file under `root`. Cross-file rules run separately (rules.run_rules)."""
-    with collector_paused():
-        return _load_registry(root)
+    try:
+        resolved: Path | None = Path(root).resolve()
+    except (OSError, RuntimeError):
+        resolved = None
+    token = _REGISTRY_ROOT.set(resolved)
+    try:
+        with collector_paused():
+            return _load_registry(root)
+    finally:
+        _REGISTRY_ROOT.reset(token)
 
 
 def _load_registry(root: Path | str) -> LoadResult:

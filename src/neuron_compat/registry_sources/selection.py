@@ -78,6 +78,15 @@ def _open(spec: str, chosen_by: str, offline: bool, environ: Mapping[str, str]) 
 
 
 def _open_directory(path: Path, chosen_by: str) -> tuple[CompiledRegistry, RegistryOrigin]:
+    """A registry directory, validated and compiled. This clone's own registry/ (named, or the working directory's)
+    goes through the clone's compile cache, so an unchanged registry is answered without loading YAML or
+    pydantic; any other directory is validated on each run (nothing is written outside the clone)."""
+    from neuron_compat.registry_sources.bundled import CACHE_FOLDER, compiled_directory, source_checkout
+
+    root = source_checkout()
+    if root is not None and _same_directory(path, root / "registry"):
+        registry = compiled_directory(path, root / CACHE_FOLDER)
+        return registry, RegistryOrigin(chosen_by, "directory", str(path), registry.data_version)
     from neuron_compat.publishing.registry_document import registry_to_json
     from neuron_compat.rules.validation import validate_registry
 
@@ -85,8 +94,15 @@ def _open_directory(path: Path, chosen_by: str) -> tuple[CompiledRegistry, Regis
     if result.problems:
         raise RegistrySourceError(f"the registry at {path} has {len(result.problems)} problem(s); "
                                   f"run `neuron-compat validate {path}`")
-    registry = CompiledRegistry(registry_to_json(result.registry))
-    return registry, RegistryOrigin(chosen_by, "directory", str(path), registry.data_version)
+    compiled = CompiledRegistry(registry_to_json(result.registry))
+    return compiled, RegistryOrigin(chosen_by, "directory", str(path), compiled.data_version)
+
+
+def _same_directory(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve()
+    except OSError:
+        return False
 
 
 def _open_file(path: Path, chosen_by: str) -> tuple[CompiledRegistry, RegistryOrigin]:
