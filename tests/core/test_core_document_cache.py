@@ -147,3 +147,20 @@ def test_the_stat_stamp_reads_only_files_changed_since_it_was_taken(registry):
     assert again.key == stamp.key
     _edit_bert_name(registry, "changed")
     assert compute(folders, SALT, stamp).key != stamp.key
+
+
+def test_check_in_the_clone_s_root_imports_neither_pydantic_nor_yaml_once_the_cache_is_warm():
+    """The newcomer's case: `neuron-compat check config.json` in the clone's root (./registry is the working
+    directory's registry). After one compile, the answer reads the cached document only."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; sys.argv = ['neuron-compat', 'check', 'tests/fixtures/configs/llama-3.1-8b.json']\n"
+             "from neuron_compat.cli import main\n"
+             "code = main()\n"
+             "sys.stderr.write(repr(sorted(m for m in ('pydantic', 'yaml') if m in sys.modules)))\n")
+    for _ in range(2):  # the first may compile (a cold cache); the second must not need to
+        result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                                env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert result.stderr.endswith("[]"), result.stderr[-500:]
+    assert "chosen by working directory" in result.stdout

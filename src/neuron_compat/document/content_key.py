@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from neuron_compat.loading.yaml_reader import MAX_SNAPSHOT_BYTES
+from neuron_compat.loading.file_caps import MAX_SNAPSHOT_BYTES
 from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 
 RACY_NANOSECONDS = 2_000_000_000

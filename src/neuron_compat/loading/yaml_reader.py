@@ -16,14 +16,11 @@ from typing import Any
 
 import yaml
 
+from neuron_compat.loading.file_caps import MAX_FILE_BYTES, MAX_SNAPSHOT_BYTES
 from neuron_compat.loading.problems import Problem
 from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import value_error_reason
 
-MAX_FILE_BYTES = 1024 * 1024
-MAX_SNAPSHOT_BYTES = 4 * 1024 * 1024
-"""A generated snapshot under registry/upstream/ (written by a script, never by hand) may be larger: the probe's
-per-workload operator lists grow with the registry's model types (1.1 MiB at 169 of them)."""
 UPSTREAM_DIR = "upstream"
 MAX_ALIAS_USES = 16
 MAX_NESTING = 100  # libyaml's C composer recurses per level and crashes the process near 30,000 levels
