@@ -308,7 +308,7 @@ def _header(lines: Sequence[str], start: int, stop: int, part: Part) -> None:
 def parse_readme(text: str) -> list[Part]:
     """The validated and profiled parts of one README, in order."""
     lines = text.splitlines()
-    starts: list[tuple[int, str, str, str | None]] = []  # (index, kind, date, instance)
+    starts: list[tuple[int, str, str | None, str | None]] = []  # (index, kind, date, instance)
     for index, line in enumerate(lines):
         validated = _DATE.search(line)
         if validated:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from neuron_compat.commands.changelog import extract_registry
-from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
+from neuron_compat.loading.file_caps import MAX_FILE_BYTES
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "registry"
 BIG = 48 * 1024 * 1024

@@ -23,7 +23,7 @@ def read_snapshot(path: Path) -> Snapshot | None:
 
     None when the file cannot be read (validation says why).
     """
-    from neuron_compat.loading.yaml_reader import MAX_FILE_BYTES
+    from neuron_compat.loading.file_caps import MAX_FILE_BYTES
     from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
 
     try:
