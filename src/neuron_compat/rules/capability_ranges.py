@@ -1,5 +1,6 @@
-"""Capability files: the stack, releases and code paths they name exist, ranges are scoped where the stack has
-several code paths, and ranges of one stack do not overlap.
+"""Capability files name a known stack, its releases, stack versions, workloads and code paths; on a stack
+with several code paths a range says which it applies to; ranges of one stack that share a workload, hardware and
+scope do not overlap in releases.
 
 Ranges of one stack that share a workload, hardware and scope (code path or model class) must not overlap in
 releases (ranges of two different code paths never share a statement, which runs on one path): a statement inherits the values of every range it touches, so two ranges for the same releases would
@@ -96,10 +97,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                                   f"set until on capabilities[{other_index}] to this range's since, or split the hardware")
 
 
-RULE = Rule(
-    name="capability-ranges",
-    description="Capability files name a known stack, releases, stack versions and code paths; ranges name their "
-    "code paths or classes on a stack with several paths; ranges of one stack/workload/hardware/scope do not "
-    "overlap in releases.",
-    check=check,
-)
+RULE = Rule(name="capability-ranges", check=check)

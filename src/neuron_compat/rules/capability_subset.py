@@ -1,4 +1,5 @@
-"""A statement's own attention, dtypes and quantization lie within its stack's capability.
+"""A statement's own attention, dtypes and quantization are among its stack's capability values for the
+ranges it overlaps, unless one of the statement's notes names the exception.
 
 The capability ranges compared are those the statement would inherit from (capabilities.covering). A value
 outside them is allowed only when one of the statement's notes names it (in any letter case, in backticks
@@ -42,9 +43,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                     )
 
 
-RULE = Rule(
-    name="capability-subset",
-    description="A statement's own attention, dtypes and quantization are among its stack's capability values "
-    "for that workload, hardware and release range, unless a note of the statement names the exception.",
-    check=check,
-)
+RULE = Rule(name="capability-subset", check=check)

@@ -1,4 +1,4 @@
-"""releases.yaml and stacks.yaml list each entry once, releases oldest first."""
+"""releases.yaml and stacks.yaml list each release, stack and stack version once, releases oldest first."""
 
 from __future__ import annotations
 
@@ -33,8 +33,4 @@ def check(registry: Registry) -> Iterator[Finding]:
             own.add(version.version)
 
 
-RULE = Rule(
-    name="catalogue-order",
-    description="Releases and stacks are each listed once; releases oldest first.",
-    check=check,
-)
+RULE = Rule(name="catalogue-order", check=check)

@@ -98,8 +98,4 @@ def _instance_findings(where: tuple[str | int, ...], instance: Instance,
                           f"'{name}' is listed as derived but is not set", "derived names numbers that are set")
 
 
-RULE = Rule(
-    name="instance-arithmetic",
-    description="instances.yaml: hardware with a generation entry; chips, cores, LNC and memory numbers agree.",
-    check=check,
-)
+RULE = Rule(name="instance-arithmetic", check=check)

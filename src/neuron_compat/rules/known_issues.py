@@ -65,4 +65,4 @@ def _stacks(registry: Registry, key: FileKey, where: tuple[str | int, ...], issu
                               did_you_mean(version, own, f"{stack.id} version"))
 
 
-RULE = Rule("known-issues", __doc__ or "", check)
+RULE = Rule(name="known-issues", check=check)

@@ -1,4 +1,6 @@
-"""Every release and stack a file names exists in releases.yaml / stacks.yaml."""
+"""Every release and stack a file names exists in releases.yaml / stacks.yaml: a statement's since, until,
+stack_since and stack_until, its notes' and sources' releases, and a stack's since, end_of_support and versions'
+Neuron releases."""
 
 from __future__ import annotations
 
@@ -101,8 +103,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                 yield from stack_version_findings(key, where, stack, statement, version_lines[stack.id])
 
 
-RULE = Rule(
-    name="known-references",
-    description="Releases (since, until, notes, runs) and stacks named in a file exist in releases.yaml and stacks.yaml.",
-    check=check,
-)
+RULE = Rule(name="known-references", check=check)

@@ -1,4 +1,6 @@
-"""optimum-neuron claims match what each of its versions registers (the committed upstream snapshot)."""
+"""optimum-neuron claims equal what each optimum-neuron version registers, per the committed
+registry/upstream/optimum-neuron.yaml (read from the wheels by scripts/snapshot_optimum_neuron.py), so `validate`
+and pre-commit check them."""
 
 from __future__ import annotations
 
@@ -70,9 +72,4 @@ def _unregistered_finding(registry: Registry, claim: UnregisteredClaim, snapshot
     return Finding(family_key(claim.family_id), ("support", claim.index, field), message, hint)
 
 
-RULE = Rule(
-    name="optimum-neuron-registrations",
-    description="Families claimed on optimum-neuron are exactly the model_types each of its versions registers "
-    "(registry/upstream/optimum-neuron.yaml).",
-    check=check,
-)
+RULE = Rule(name="optimum-neuron-registrations", check=check)

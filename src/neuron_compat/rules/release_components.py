@@ -70,10 +70,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                           "add the version from the release's notes, if they give one")
 
 
-RULE = Rule(
-    name="release-components",
-    description="Warns about releases without the component versions a recommendation pins (the stacks that "
-    "statements hold for there).",
-    check=check,
-    severity="warning",
-)
+RULE = Rule(name="release-components", check=check, severity="warning")

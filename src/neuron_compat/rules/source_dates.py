@@ -21,8 +21,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                                   "write the date the source was read")
 
 
-RULE = Rule(
-    name="source-dates",
-    description="no source is verified on a date after today.",
-    check=check,
-)
+RULE = Rule(name="source-dates", check=check)

@@ -1,4 +1,6 @@
-"""A stack's ends are data the statements agree with.
+"""A stack's ends are data the statements agree with: a statement ends at or before its stack's end_of_support,
+and a ranged one at or before an `ends` entry for its workload and hardware; `ends` names only the stack's own
+workloads and hardware.
 
 - A statement of a stack with `end_of_support` ends at or before it (`until` is set), so the data never claims a
   removed stack.
@@ -77,9 +79,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                 )
 
 
-RULE = Rule(
-    name="stack-lifecycle",
-    description="A statement ends at or before its stack's end_of_support, and a ranged statement at or before an "
-    "`ends` entry for its workload and hardware; ends name the stack's own workloads and hardware.",
-    check=check,
-)
+RULE = Rule(name="stack-lifecycle", check=check)

@@ -1,4 +1,5 @@
-"""For stacks with their own version line (optimum-neuron), statements name it, consistently with since/until."""
+"""Statements of a stack with its own version line (optimum-neuron) give stack_since when they claim
+support, and their since/until are the Neuron releases those stack versions target."""
 
 from __future__ import annotations
 
@@ -36,9 +37,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                                   f"set {neuron_field}: \"{expected}\", as stacks.yaml maps {own_value}")
 
 
-RULE = Rule(
-    name="stack-version-line",
-    description="Statements for a stack with its own versions (optimum-neuron) give stack_since, and since/until "
-    "match the Neuron releases those versions target.",
-    check=check,
-)
+RULE = Rule(name="stack-version-line", check=check)

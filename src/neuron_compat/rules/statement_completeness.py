@@ -1,5 +1,6 @@
-"""A claim says what it needs to: supported/partial name a since release, partial and unsupported explain why;
-the workload and hardware are ones the stack has."""
+"""A claim says what it needs to: supported/partial name a since release; partial, unsupported and
+not-listed carry a note saying why, and not-listed cites the stack's own exhaustive list; the workload and hardware
+are ones the stack has."""
 
 from __future__ import annotations
 
@@ -54,10 +55,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                                       "its hardware in stacks.yaml: " + ", ".join(stack.hardware))
 
 
-RULE = Rule(
-    name="statement-completeness",
-    description="supported/partial statements name a since release; partial/unsupported/not-listed ones carry a note; "
-    "not-listed ones cite their stack's exhaustive list; "
-    "the workload and hardware are ones the stack has.",
-    check=check,
-)
+RULE = Rule(name="statement-completeness", check=check)

@@ -1,5 +1,6 @@
-"""Scopes inside a family: `applies_to` names the family's own tasks and checkpoints, and an attention-free
-family (all its classes convolutional or state-space) states no attention implementation."""
+"""Scopes inside a family: `applies_to` names the family's own tasks and example checkpoints, a statement's
+`code_path` is one of its stack's code paths, and an attention-free family (all its classes convolutional or
+state-space) states no attention implementation."""
 
 from __future__ import annotations
 
@@ -59,9 +60,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                               "remove attention (pages show 'not applicable'), or fix the family's classes")
 
 
-RULE = Rule(
-    name="statement-scope",
-    description="applies_to names tasks and example checkpoints of the family; a statement's code_path is one of "
-    "its stack's code paths; an attention-free family (convolutional, state-space) states no attention.",
-    check=check,
-)
+RULE = Rule(name="statement-scope", check=check)

@@ -1,5 +1,6 @@
-"""Tested configurations name what exists: their family, stack, stack version, release and instance; ids are unique;
-no run is recorded twice (same source, checkpoint, instance, parallelism, batch and sequence length)."""
+"""Tested configurations name what exists: their family, stack, stack version, release and instance; ids are
+unique across files; no run is recorded twice (same source, checkpoint, instance, parallelism, batch and sequence
+length); `validated` and a harvest's `taken` lie between 2018 and today (one day of slack)."""
 
 from __future__ import annotations
 
@@ -105,4 +106,4 @@ def check(registry: Registry) -> Iterator[Finding]:
             yield from _configuration_findings(registry, key, where, configuration, instances)
 
 
-RULE = Rule("tested-configurations", __doc__ or "", check)
+RULE = Rule(name="tested-configurations", check=check)

@@ -1,7 +1,8 @@
-"""An architecture class name (config `architectures`) belongs to exactly one family.
+"""An architecture class name (config `architectures`) belongs to exactly one family: `check` would match a config
+by it to either family without a word.
 
 `check` matches a config by its model_type, then by its architecture classes: a class listed by two families
-would be answered from whichever comes first, without a word. Refused here, at the second listing.
+would be answered from whichever comes first. Refused here, at the second listing.
 """
 
 from __future__ import annotations
@@ -25,8 +26,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                               f"or families/{family.id}.yaml")
 
 
-RULE = Rule(
-    name="unique-architectures",
-    description="Each architecture class name is listed by exactly one family.",
-    check=check,
-)
+RULE = Rule(name="unique-architectures", check=check)

@@ -21,8 +21,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                     owner[value] = family.id
 
 
-RULE = Rule(
-    name="unique-model-types",
-    description="Each model_type and diffusers pipeline is listed by exactly one family.",
-    check=check,
-)
+RULE = Rule(name="unique-model-types", check=check)

@@ -1,4 +1,5 @@
-"""model_type values exist in the shipped transformers snapshot, unless the family needs remote code."""
+"""model_type values exist in the shipped transformers snapshot
+(registry/upstream/transformers-model-types.yaml), unless the family sets `remote_code: true`."""
 
 from __future__ import annotations
 
@@ -28,8 +29,4 @@ def check(registry: Registry) -> Iterator[Finding]:
                           f"as listed in {TRANSFORMERS_SNAPSHOT}", hint)
 
 
-RULE = Rule(
-    name="upstream-model-types",
-    description="model_types exist in the shipped transformers snapshot, unless the family sets remote_code.",
-    check=check,
-)
+RULE = Rule(name="upstream-model-types", check=check)

@@ -1,4 +1,4 @@
-"""since < until, and statements for the same stack/workload/hardware do not overlap in time."""
+"""since comes before until, and statements of one stack/workload/hardware do not overlap in releases."""
 
 from __future__ import annotations
 
@@ -46,8 +46,4 @@ def check(registry: Registry) -> Iterator[Finding]:
             )
 
 
-RULE = Rule(
-    name="version-ranges",
-    description="since comes before until, and statements of one stack/workload/hardware do not overlap in releases.",
-    check=check,
-)
+RULE = Rule(name="version-ranges", check=check)
