@@ -38,3 +38,17 @@ def test_a_not_listed_statement_citing_its_list_validates(tmp_path, capsys) -> N
     main(["validate", str(registry)])
     out = capsys.readouterr()
     assert "must cite the stack's own exhaustive list" not in out.out + out.err
+
+
+def test_nxd_inference_keeps_no_exhaustive_list_so_not_listed_is_refused_with_why(tmp_path, capsys) -> None:
+    registry = _registry_with(tmp_path, "https://github.com/aws-neuron/aws-neuron-sdk/blob/v2.32.0/libraries/"
+                              "nxd-inference/developer_guides/model-reference.rst")
+    path = registry / "families" / "bert.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("- stack: vllm-neuron\n", "- stack: nxd-inference\n", 1),
+                    encoding="utf-8")
+    assert main(["validate", str(registry)]) == 1
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
+    [line] = [line for line in out.splitlines() if "must cite the stack's own exhaustive list" in line]
+    assert "bert.yaml:" in line and "use status unknown: nxd-inference keeps no exhaustive list" in line
+    assert "Production Ready Models" in line

@@ -23,11 +23,18 @@ EXHAUSTIVE_LISTS: dict[str, tuple[tuple[str, str], ...]] = {
          "the vLLM Neuron model recipes, 'the full list of supported models'"),
         ("https://github.com/aws-neuron/aws-neuron-sdk/blob/v2.3", "the vLLM Neuron model recipes at a Neuron docs tag"),
     ),
-    "nxd-inference": (
-        ("https://github.com/aws-neuron/aws-neuron-sdk/blob/", "the NxD Inference model reference at a Neuron docs tag"),
-    ),
 }
 """Per stack, the lists it keeps of everything it supports at a version (a URL prefix and what it is): a model
 absent from one is `not-listed`, and such a statement cites one of its stack's lists (rule statement-completeness).
 A list counts as exhaustive when the stack itself refuses what it leaves out (a registration lookup that raises) or
 its documentation calls it the full list; a page of examples or a benchmark table is not one."""
+
+NOT_EXHAUSTIVE: dict[str, tuple[str, str]] = {
+    "nxd-inference": (
+        "the NxD Inference model reference calls itself 'Production Ready Models' and sends other models to the "
+        "custom model onboarding guide, so a model it leaves out may still run",
+        "https://github.com/aws-neuron/aws-neuron-sdk/blob/v2.32.0/libraries/nxd-inference/developer_guides/"
+        "model-reference.rst#L3-L15"),
+}
+"""Per stack, a model list that was read and is not exhaustive by the rule above (why, and where it says so):
+a model it leaves out is `unknown`, never `not-listed`; the rule's hint says so."""

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from neuron_compat.contract.statement_requirements import (
     EXHAUSTIVE_LISTS,
+    NOT_EXHAUSTIVE,
     STATUSES_NEEDING_NOTES,
     STATUSES_NEEDING_SINCE,
 )
@@ -37,11 +38,18 @@ def check(registry: Registry) -> Iterator[Finding]:
             if status == Status.NOT_LISTED:
                 lists = EXHAUSTIVE_LISTS.get(statement.stack, ())
                 if not any(str(s.url).startswith(prefix) for s in statement.sources for prefix, _ in lists):
-                    named = "; ".join(f"{what} ({prefix}...)" for prefix, what in lists) or \
-                        f"none is recorded for '{statement.stack}' (contract EXHAUSTIVE_LISTS)"
+                    named = "; ".join(f"{what} ({prefix}...)" for prefix, what in lists)
+                    not_exhaustive = NOT_EXHAUSTIVE.get(statement.stack)
+                    if named:
+                        hint = f"add that list as a source: {named}; else use status unknown"
+                    elif not_exhaustive:
+                        hint = (f"use status unknown: {statement.stack} keeps no exhaustive list "
+                                f"({not_exhaustive[0]}; {not_exhaustive[1]})")
+                    else:
+                        hint = (f"use status unknown: none is recorded for '{statement.stack}' "
+                                "(contract EXHAUSTIVE_LISTS)")
                     yield Finding(key, ("support", index, "status"),
-                                  "a 'not-listed' statement must cite the stack's own exhaustive list",
-                                  f"add that list as a source: {named}; else use status unknown")
+                                  "a 'not-listed' statement must cite the stack's own exhaustive list", hint)
             stack = stacks.get(statement.stack)
             if stack is not None and statement.workload not in stack.workloads:
                 yield Finding(key, ("support", index, "workload"),
