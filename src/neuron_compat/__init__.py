@@ -8,6 +8,7 @@ The package is layered; a module imports only from its own layer or the layers b
    `sizing`: parameters, weight and KV-cache bytes, tensor-parallel degrees from a config (standard library only).
 3. `loading`: the YAML reader, locations, problems, the loader, the loaded registry and its indexes.
 4. `views`: derived views (what holds at a release, inherited capabilities, staleness, claim diffs).
+   `environment`: a pasted environment (pip freeze, pip list, neuron-ls, an image URI) read against a registry.
 5. `rules`: the cross-file rules, and `rules.validation` (load + schema + rules).
 6. `check`: config facts, the compiled document's views, the resolver, its tables and exit codes, the Hub client.
 7. `publishing`: the JSON document of a validated registry.
@@ -22,6 +23,6 @@ __version__ = "0.1.0"
 
 # The layer order above, lowest first: the one place it is written (the layering test reads it).
 LAYERS = (
-    "safeio", "contract", "sizing", "loading", "views", "rules", "check", "publishing",
+    "safeio", "contract", "sizing", "loading", "views", "environment", "rules", "check", "publishing",
     "registry_sources", "contributing", "audit", "site", "commands", "cli",
 )
