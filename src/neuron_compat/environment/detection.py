@@ -19,7 +19,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from neuron_compat.contract.versions import version_key
-from neuron_compat.environment.packages import FRAMEWORKS, OTHER_NEURON, RECORDED, is_neuron_name, normalise, plain_version
+from neuron_compat.environment.packages import (
+    FRAMEWORKS,
+    OTHER_NEURON,
+    RECORDED,
+    is_neuron_name,
+    normalise,
+    plain_version,
+)
 from neuron_compat.environment.paste import SHOWN_NOT_RECOGNISED, Paste
 from neuron_compat.safeio.safe_text import one_line
 
@@ -86,7 +93,8 @@ def releases_listing(registry: Any, component: str, version: str) -> list[str]:
 
 
 def _stack_pairing(registry: Any, stack_id: str, version: str) -> str | None:
-    return registry.stack_version_targets.get(stack_id, {}).get(plain_version(version))
+    paired = registry.stack_version_targets.get(stack_id, {}).get(plain_version(version))
+    return str(paired) if paired is not None else None
 
 
 def _package(registry: Any, name: str, version: str | None, source: str) -> Package:
@@ -198,7 +206,7 @@ def _stack_versions(registry: Any, packages: list[Package]) -> dict[str, str]:
     stacks = {s.id for s in registry.stacks}
     found: dict[str, str] = {}
     for package in packages:
-        if package.recorded_as in stacks and package.version:
+        if package.recorded_as is not None and package.recorded_as in stacks and package.version:
             found[package.recorded_as] = plain_version(package.version)
     return found
 

@@ -117,7 +117,7 @@ def devices_from_json(document: Any) -> Devices:
     return found
 
 
-def read_table_line(text: str, line: int, devices: Devices | None) -> Devices | None | bool:
+def read_table_line(text: str, line: int, devices: Devices | None) -> Devices | bool | None:
     """A line of neuron-ls's table output folded into `devices` (made when None); True for its rulers and
     header rows; None when the line is not neuron-ls's."""
     stripped = text.strip()

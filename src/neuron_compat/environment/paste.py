@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from neuron_compat.environment.container_image import ContainerImage, read_image
-from neuron_compat.environment.neuron_ls import Devices, NeuronLsFormatError, devices_from_json, read_table_line
+from neuron_compat.environment.neuron_ls import (
+    Devices,
+    NeuronLsFormatError,
+    devices_from_json,
+    read_table_line,
+)
 from neuron_compat.environment.pip_text import PipLine, read_pip_line
 from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import one_line
@@ -167,5 +172,5 @@ def _read_line(paste: Paste, raw: str, number: int) -> None:
 def _shell_prompt(text: str) -> bool:
     """A command line the user copied with its output: `$ pip list`, `(venv) user@host:~$ neuron-ls -j`."""
     stripped = text.strip()
-    return stripped.startswith(("$ ", "# ", "> ", "%")) or "$ " in stripped[:80] and any(
-        word in stripped for word in ("pip", "neuron-ls", "docker", "conda"))
+    return stripped.startswith(("$ ", "# ", "> ", "%")) or ("$ " in stripped[:80] and any(
+        word in stripped for word in ("pip", "neuron-ls", "docker", "conda")))

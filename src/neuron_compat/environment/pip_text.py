@@ -28,7 +28,7 @@ class PipLine:
     line: int
 
 
-def read_pip_line(text: str, line: int) -> PipLine | None | bool:
+def read_pip_line(text: str, line: int) -> PipLine | bool | None:
     """The package on this line; True for a line that says nothing (header, ruler, comment, blank); None when
     the line is not pip's."""
     stripped = text.strip()
