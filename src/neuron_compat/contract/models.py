@@ -181,6 +181,9 @@ NeuronVersion = Annotated[
 StackVersionText = Annotated[str, BeforeValidator(_require_text),
                              Field(min_length=1, max_length=40, pattern=r"^[0-9][0-9A-Za-z.+-]*$",
                                    json_schema_extra={TYPE_LABEL: "version text (e.g. '0.4.5')"})]
+PinVersion = Annotated[str, BeforeValidator(_require_text),
+                       Field(min_length=1, max_length=60, pattern=r"^[0-9][0-9A-Za-z.+*-]*$",
+                             json_schema_extra={TYPE_LABEL: "pinned version (e.g. '2.21.33363.0' or '2.8.0.*')"})]
 HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_https),
                      Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"}),
                      _URL_CHARACTERS, _PLAIN_CONTROLS, _URL_INVISIBLE]
@@ -256,6 +259,19 @@ class StackVersion(Model):
     version: StackVersionText = Field(description="The stack's own version, e.g. '0.4.5'.")
     neuron: ReleaseRef = Field(description="The Neuron SDK release this version targets.")
     date: Date | None = Field(default=None, description="Release date of that version.")
+    pins: dict[Identifier, PinVersion] = Field(
+        default_factory=dict,
+        description="The versions this version's own package pins (pip name -> version as its metadata writes it, "
+        "e.g. torch: '2.8.0.*'). `check` installs these instead of the Neuron release's component versions.")
+    pins_source: HttpsUrl | None = Field(
+        default=None, description="Where the pins are stated: the package's metadata (PyPI) or its pyproject.toml at "
+        "the tag. Required with `pins`.")
+
+    @model_validator(mode="after")
+    def _pins_cited(self) -> StackVersion:
+        if self.pins and self.pins_source is None:
+            raise ValueError("pins need pins_source: the package metadata or pyproject.toml that states them")
+        return self
 
 
 class CodePath(Model):

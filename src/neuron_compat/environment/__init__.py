@@ -6,5 +6,6 @@ installed Neuron packages, the release they come from, the stacks, the instance,
 - `neuron_ls`: What `neuron-ls` prints: its JSON (before and from Neuron 2.34) and its table.
 - `container_image`: A Neuron Deep Learning Container image URI, read from its tag.
 - `paste`: A pasted environment, read: each line or JSON block by the reader that knows it, the rest not recognised.
+- `stack_version`: `--stack-version optimum-neuron==0.3.0`: the Neuron release a stack's own version pairs with.
 - `detection`: A read paste against a registry: release(s), stacks and their versions, instance and LNC, mismatches.
 """

@@ -23,7 +23,8 @@ Neuron releases its versions target, and its version there is `stack_version`. `
 at which any candidate holds on that hardware; where it is older than the newest release considered, nothing works
 there now and the line says so (the recommendation is still the best candidate, per the ranking). Where there is no candidate at all, the recommendation names no stack.
 
-What to install is the release's component versions (releases.yaml `components`, as its notes list them): the
+What to install is the stack version's own pins where its package states them (stacks.yaml `pins`: Optimum Neuron's
+wheel metadata), else the release's component versions (releases.yaml `components`, as its notes list them): the
 stack's own version first, then the rest, leaving out the components that are other stacks not serving this
 workload on this hardware at that release. A version the registry does not record is named in `not_recorded`,
 never guessed.
@@ -217,12 +218,26 @@ def _serves(stack: Stack, workload: str, hardware: str, release: str) -> bool:
     return stack_shipped(stack, release) and (end is None or version_key(release) < version_key(end))
 
 
+def stack_pins(stack: Stack, version: str | None) -> dict[str, str]:
+    """The versions the stack's own package pins at `version` (stacks.yaml `pins`; empty when it records none)."""
+    entry = next((v for v in stack.versions if v.version == version), None) if version is not None else None
+    pins = getattr(entry, "pins", None)
+    if not pins:
+        return {}
+    data = pins.to_json() if hasattr(pins, "to_json") else dict(pins)
+    return {str(name): str(value) for name, value in data.items()}
+
+
 def install_for(registry: RegistryIndexes, stack: Stack, workload: str, hardware: str,
                 release: str) -> tuple[str | None, list[str], list[str]]:
-    """(stack_version, install pins, not recorded) for `stack` at `release`: 'name version' per component."""
+    """(stack_version, install pins, not recorded) for `stack` at `release`: 'name version' per component, or the
+    stack version's own pins where its package states them (stacks.yaml `pins`)."""
     components = _components(_release_of(registry, release))
     version = stack_version(stack, components, release)
     install = [f"{stack.id} {version}"] if version is not None else []
+    pins = stack_pins(stack, version)
+    if pins:
+        return version, install + [f"{name} {value}" for name, value in pins.items()], []
     not_recorded = [] if version is not None else [stack.id]
     if not components:
         not_recorded.append(ALL_COMPONENTS)
