@@ -49,11 +49,27 @@ def test_pins_must_cite_where_they_are_stated():
     ("optimum-neuron==0.3.0", "optimum-neuron", "2.24.0"),
     ("optimum_neuron 0.4.5", "optimum-neuron", "2.26.1"),
     ("nxd-inference==0.10.18399", "nxd-inference", "2.31.0"),
-    ("vllm-neuron==0.29.0.1.2.0", "vllm-neuron", "2.33.0"),  # no version line: the release that lists it
+    ("vllm-neuron==0.29.0.1.2.0", "vllm-neuron", "2.33.1"),  # no version line: the newest release listing it
 ])
 def test_a_stack_version_selects_its_release(registry, spec, stack, release):
     choice = choose_release(registry, spec)
     assert (choice.stack, choice.release) == (stack, release)
+
+
+def test_pins_hold_as_pip_reads_them():
+    from neuron_compat.environment.detection import pin_holds
+
+    assert pin_holds("2.8.0.*", "2.8.0") and pin_holds("2.8.0.*", "2.8.0.1") and not pin_holds("2.8.0.*", "2.8.1")
+    assert pin_holds("2.7.0.2.8.6734+ac864f72", "2.7.0.2.8.6734") and not pin_holds("2.21.33363.0", "2.21.18209.0")
+
+
+def test_a_stack_next_to_other_versions_of_its_pins_is_a_mismatch(registry):
+    from neuron_compat.environment.detection import detect
+    from neuron_compat.environment.paste import read_paste
+
+    environment = detect(registry, read_paste("optimum-neuron==0.4.5\nneuronx-cc==2.21.18209.0+abc\ntorch==2.8.0\n"))
+    assert environment.mismatches[-1] == ("optimum-neuron 0.4.5 pins neuronx-cc 2.21.33363.0 (you have 2.21.18209.0): "
+                                          "install the pinned versions")
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -211,6 +211,14 @@ def _stack_versions(registry: Any, packages: list[Package]) -> dict[str, str]:
     return found
 
 
+def pin_holds(pinned: str, installed: str) -> bool:
+    """pip's `==` against an installed version: '2.8.0.*' holds for 2.8.0 and 2.8.0.1; local parts ignored."""
+    wanted, have = plain_version(pinned), plain_version(installed)
+    if wanted.endswith(".*"):
+        return have == wanted[:-2] or have.startswith(wanted[:-1])
+    return have == wanted
+
+
 def _pin_problems(registry: Any, packages: list[Package], stack_versions: dict[str, str]) -> list[str]:
     """A stack whose own version pins Neuron packages (stacks.yaml `pins`) next to other versions of them."""
     installed = {p.name: plain_version(p.version) for p in packages if p.version}
@@ -223,7 +231,7 @@ def _pin_problems(registry: Any, packages: list[Package], stack_versions: dict[s
             continue
         plain = pins.to_json() if hasattr(pins, "to_json") else dict(pins)
         wrong = [f"{name} {pinned} (you have {installed[normalise(name)]})" for name, pinned in plain.items()
-                 if normalise(name) in installed and installed[normalise(name)] != pinned]
+                 if normalise(name) in installed and not pin_holds(str(pinned), installed[normalise(name)])]
         if wrong:
             problems.append(f"{stack_id} {version} pins {', '.join(wrong)}: install the pinned versions")
     return problems
