@@ -82,6 +82,44 @@ def test_filters_narrow_the_list_and_permalinks_land_on_the_entry(site_page, ser
     assert page.locator("#issue-qwen3-batch .nc-permalink").get_attribute("href") == "#issue-qwen3-batch"
 
 
+def test_entries_are_folded_by_component_then_release_and_a_filter_opens_the_few_it_keeps(
+        site_page, serve, site: Path) -> None:
+    page = site_page
+    page.goto(serve(site) + "known-issues/")
+    folds = page.eval_on_selector_all(
+        "details.nc-ki-group", "gs => gs.map(g => [g.dataset.ncKiComponent, g.open,"
+        " [...g.querySelectorAll('details.nc-ki-release')].map(r => [r.dataset.ncKiRelease,"
+        " [...r.querySelectorAll('.nc-issue')].map(i => i.id)])])")
+    assert folds == [
+        ["compiler", False, [["", ["issue-ncc-eoom001"]]]],
+        ["nxd-inference", False, [["2.21.0", ["issue-qwen3-batch"]]]],
+        ["optimum", False, [["2.22.0", ["issue-optimum-fix"]]]],
+    ]
+    assert not page.locator("#issue-qwen3-batch").is_visible()  # folded until asked for
+    page.select_option("select[name=stack]", "nxd-inference")  # two entries: their folds open, the other hides
+    assert page.locator("#issue-qwen3-batch").is_visible() and page.locator("#issue-ncc-eoom001").is_visible()
+    assert page.locator("details[data-nc-ki-component=optimum]").is_hidden()
+    assert page.locator("details[data-nc-ki-component=compiler] > summary").inner_text() == "compiler (1)"
+
+
+def test_the_real_known_issues_page_is_short_and_every_entry_keeps_its_anchor(
+        loopback_context, serve, real_site: Path) -> None:
+    """706 entries fully expanded made the page about 198,000 px tall at 1280 px; folded, it scans."""
+    import json
+
+    page = loopback_context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(serve(real_site) + "known-issues/")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 20_000, height
+    issues = json.loads((real_site / "api" / "known-issues.json").read_text(encoding="utf-8"))["issues"]
+    ids = page.eval_on_selector_all(".nc-issue", "items => items.map(i => i.id)")
+    assert sorted(ids) == sorted(f"issue-{issue['id']}" for issue in issues)
+    last = issues[-1]["id"]
+    page.goto(serve(real_site) + f"known-issues/#issue-{last}")
+    page.locator(f"#issue-{last}").wait_for(state="visible")
+
+
 def test_release_pages_list_what_was_known_and_fixed(site_page, serve, site: Path) -> None:
     page = site_page
     base = serve(site)

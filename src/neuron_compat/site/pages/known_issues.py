@@ -65,12 +65,42 @@ def index_data(registry: Registry) -> dict[str, Any]:
             "issues": [issue.model_dump(mode="json", exclude_none=True) for issue in issues_of(registry)]}
 
 
+NO_RELEASE = "not tied to a release"
+"""The release group of an entry no release note lists (an error-code or troubleshooting page)."""
+OTHER_COMPONENT = "other"
+
+
+def release_of(row: dict[str, Any]) -> str | None:
+    """The release an entry is grouped under: the first whose notes list it, else the one that fixed it."""
+    return row["first"] or row["fixed_in"]
+
+
+def grouped(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's folds: one per component (alphabetical, entries without one last as 'other'), and inside it one
+    per release (newest first, entries no release lists last), each entry in the registry's order."""
+    by_component: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_component.setdefault(row["component"] or OTHER_COMPONENT, []).append(row)
+    groups = []
+    for component in sorted(by_component, key=lambda c: (c == OTHER_COMPONENT, c)):
+        by_release: dict[str | None, list[dict[str, Any]]] = {}
+        for row in by_component[component]:
+            by_release.setdefault(release_of(row), []).append(row)
+        ordered = sorted((r for r in by_release if r), key=version_key, reverse=True)
+        releases = [{"label": f"Neuron {r}", "release": r, "rows": by_release[r]} for r in ordered]
+        if None in by_release:
+            releases.append({"label": NO_RELEASE, "release": "", "rows": by_release[None]})
+        groups.append({"component": component, "count": len(by_component[component]), "releases": releases})
+    return groups
+
+
 def render(registry: Registry) -> dict[str, str]:
     rows = [_row(issue) for issue in issues_of(registry)]
     releases = sorted({v for r in rows for v in (r["first"], r["last"], r["fixed_in"]) if v}, key=version_key,
                       reverse=True)
     context = {
         "rows": rows,
+        "groups": grouped(rows),
         "stacks": sorted({s for r in rows for s in r["stacks"]}),
         "components": sorted({r["component"] for r in rows if r["component"]}),
         "hardware": sorted({h for r in rows for h in r["hardware"]}),
