@@ -94,7 +94,7 @@ def cached_compile(registry: Path, cache: Path, code: Path, salt: str) -> Cached
     before = compute(folders, salt, previous)
     found = verified(cache, before.key)
     if found is not None:
-        if previous is None or previous.key != before.key or previous.entries != before.entries:
+        if previous is None or before.files_read:  # a newer stamp: files read now need not be read next time
             _write_stamp(cache, before)
         return found
     compiled = compile_registry(registry)

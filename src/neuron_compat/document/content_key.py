@@ -122,6 +122,8 @@ class Stamp:
     entries: dict[str, list[int | str] | str]
     salt: str
     taken_ns: int
+    files_read: int = 0
+    """How many files this computation read (the others kept the sha256 `previous` recorded)."""
 
     def to_json(self) -> dict[str, object]:
         return {"key": self.key, "entries": self.entries, "salt": self.salt, "taken_ns": self.taken_ns}
@@ -145,6 +147,7 @@ def compute(folders: list[tuple[str, Path]], salt: str, previous: Stamp | None =
     known = previous.entries if previous is not None and previous.salt == salt else {}
     trusted_before = previous.taken_ns - RACY_NANOSECONDS if previous is not None else 0
     digest = hashlib.sha256(f"{salt}\0".encode())
+    files_read = 0
     entries: dict[str, list[int | str] | str] = {}
     for label, folder in folders:
         for entry in walk(folder):
@@ -156,9 +159,10 @@ def compute(folders: list[tuple[str, Path]], salt: str, previous: Stamp | None =
                     sha = str(recorded[-1])
                 else:
                     sha = _file_digest(entry.location)
+                    files_read += 1
                 entries[name] = [*entry.stat, sha]
                 digest.update(f"{name}\0file\0{sha}\0".encode())
             else:
                 entries[name] = entry.kind
                 digest.update(f"{name}\0{entry.kind}\0".encode())
-    return Stamp(digest.hexdigest()[:32], entries, salt, now)
+    return Stamp(digest.hexdigest()[:32], entries, salt, now, files_read)
