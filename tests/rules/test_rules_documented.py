@@ -47,3 +47,12 @@ def test_every_rule_module_is_run_and_says_what_it_checks() -> None:
     assert defined == set(RULES) and len(RULES) == len(set(RULES)) == 18
     summaries = [rule.summary for rule in RULES]
     assert all(len(summary) > 40 for summary in summaries) and len(set(summaries)) == len(summaries)
+
+
+def test_every_rule_module_has_its_test_file_beside_the_others() -> None:
+    """rules/<name>.py is paired with tests/rules/test_rule_<name>.py (a case that fires, with its exact located
+    message, and one that passes), and no test file names a rule module that is gone."""
+    package = Path(__file__).resolve().parents[2] / "src" / "neuron_compat" / "rules"
+    modules = {p.stem for p in package.glob("*.py") if "\nRULE = Rule(" in p.read_text(encoding="utf-8")}
+    tests = {p.stem.removeprefix("test_rule_") for p in Path(__file__).parent.glob("test_rule_*.py")}
+    assert modules == tests
