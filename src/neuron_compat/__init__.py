@@ -23,6 +23,6 @@ __version__ = "0.1.0"
 
 # The layer order above, lowest first: the one place it is written (the layering test reads it).
 LAYERS = (
-    "safeio", "contract", "sizing", "loading", "views", "environment", "rules", "check", "publishing",
+    "safeio", "contract", "sizing", "loading", "views", "environment", "rules", "check", "publishing", "document",
     "registry_sources", "contributing", "audit", "site", "commands", "cli",
 )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from neuron_compat.document import cache as document_cache
+from neuron_compat.document import cache
 from neuron_compat.document.cache import CompileFailed, cached_compile, verified
 from neuron_compat.document.content_key import compute
 
@@ -28,16 +28,16 @@ def registry(tmp_path: Path) -> Path:
     return copy
 
 
-def _compile(registry: Path) -> document_cache.CachedDocument:
+def _compile(registry: Path) -> cache.CachedDocument:
     return cached_compile(registry, registry.parent / "cache", CODE, SALT)
 
 
-def _data_version(found: document_cache.CachedDocument) -> object:
+def _data_version(found: cache.CachedDocument) -> object:
     text = found.document_path.read_text(encoding="utf-8") if found.document_path else found.compiled.document  # type: ignore[union-attr]
     return json.loads(text)["families"]
 
 
-def _families(found: document_cache.CachedDocument) -> list[str]:
+def _families(found: cache.CachedDocument) -> list[str]:
     return [family["id"] for family in _data_version(found)]  # type: ignore[attr-defined]
 
 
@@ -48,7 +48,7 @@ def _edit_bert_name(registry: Path, name: str) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _bert_name(found: document_cache.CachedDocument) -> str:
+def _bert_name(found: cache.CachedDocument) -> str:
     return next(f["name"] for f in _data_version(found) if f["id"] == "bert")  # type: ignore[attr-defined, index]
 
 
@@ -56,8 +56,8 @@ def test_an_unchanged_registry_is_compiled_once_and_an_edit_compiles_afresh(regi
     first = _compile(registry)
     assert first.document_path is not None and verified(registry.parent / "cache", first.key) is not None
     compiles = []
-    real = document_cache.compile_registry
-    monkeypatch.setattr(document_cache, "compile_registry", lambda r: compiles.append(r) or real(r))
+    real = cache.compile_registry
+    monkeypatch.setattr(cache, "compile_registry", lambda r: compiles.append(r) or real(r))
     assert _compile(registry).key == first.key and compiles == []
     _edit_bert_name(registry, "BERT edited")
     edited = _compile(registry)
@@ -78,17 +78,17 @@ def test_a_corrupt_truncated_or_foreign_cache_entry_is_compiled_again_never_trus
 
 
 def test_an_edit_made_while_it_compiles_is_never_cached_under_the_old_content(registry, monkeypatch):
-    real = document_cache.compile_registry
+    real = cache.compile_registry
 
     def compile_then_edit(path: Path):
         result = real(path)
         _edit_bert_name(registry, "BERT saved during the compile")
         return result
 
-    monkeypatch.setattr(document_cache, "compile_registry", compile_then_edit)
+    monkeypatch.setattr(cache, "compile_registry", compile_then_edit)
     racing = _compile(registry)
     assert racing.document_path is None and racing.compiled is not None  # answered from memory, not cached
-    monkeypatch.setattr(document_cache, "compile_registry", real)
+    monkeypatch.setattr(cache, "compile_registry", real)
     assert _bert_name(_compile(registry)) == "BERT saved during the compile"
 
 

@@ -159,8 +159,8 @@ def test_the_checker_reports_upward_imports_cycles_and_strays(tmp_path: Path, fi
     assert layering_problems(tmp_path / "pkg", ("low", "high")) == expected
 
 
-def test_contributing_lists_the_layers_in_their_order() -> None:
-    text = (PACKAGE_DIR.parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = text.split("## For maintainers: where things live", 1)[1].split("\n## ", 1)[0]
+def test_hacking_lists_the_layers_in_their_order() -> None:
+    text = (PACKAGE_DIR.parents[1] / "HACKING.md").read_text(encoding="utf-8")
+    section = text.split("## The packages", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("`")[1].rstrip("/") for line in section.splitlines() if line.startswith("| `")]
     assert rows == [layer for layer in neuron_compat.LAYERS if layer != "cli"]

@@ -18,8 +18,8 @@ from neuron_compat.check.exit_codes import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_
 if TYPE_CHECKING:
     from neuron_compat.check.compiled_view import CompiledRegistry
     from neuron_compat.check.fit import FitOptions
+    from neuron_compat.check.registry_origin import RegistryOrigin
     from neuron_compat.check.resolver import Verdict
-    from neuron_compat.registry_sources.selection import RegistryOrigin
 
 
 @dataclass(frozen=True)

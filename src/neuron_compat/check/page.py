@@ -67,7 +67,7 @@ def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str
     from neuron_compat.check.answer_pipeline import AnswerError, ask
     from neuron_compat.check.config_facts import ConfigError, parse_config_text
     from neuron_compat.check.exit_codes import EXIT_PROBLEMS
-    from neuron_compat.registry_sources.selection import RegistryOrigin
+    from neuron_compat.check.registry_origin import RegistryOrigin
 
     if checkpoint is not None:
         from neuron_compat.contract.hub_ids import is_valid_repo_id
@@ -98,8 +98,8 @@ def explain_answer(error_text: str, registry: CompiledRegistry, location: str, s
                    ) -> dict[str, Any]:
     """{exit_code, json, lines}: what `explain --json` and `explain` print for a pasted error text."""
     from neuron_compat.check.exit_codes import EXIT_PROBLEMS
+    from neuron_compat.check.registry_origin import RegistryOrigin
     from neuron_compat.commands.explain import EXIT_NONE_MATCHED, explain_output
-    from neuron_compat.registry_sources.selection import RegistryOrigin
 
     if not error_text.strip():
         return _failure("the error text is empty", EXIT_PROBLEMS)

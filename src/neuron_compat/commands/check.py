@@ -98,8 +98,8 @@ def _with_registry_schema() -> dict[str, Any]:
     """The schema of `check --json`: the Verdict's, plus `exit_code` and `registry` (where the data came from)."""
     from pydantic import TypeAdapter
 
+    from neuron_compat.check.registry_origin import RegistryOrigin
     from neuron_compat.check.resolver import insert_after, json_schema
-    from neuron_compat.registry_sources.selection import RegistryOrigin
 
     schema = json_schema()
     origin = TypeAdapter(RegistryOrigin).json_schema()
