@@ -19,4 +19,5 @@ views, the resolver, the fit, its exit codes, the check page's entry points and 
 - `document_rules`: The cross-file rules that apply to a compiled registry document from elsewhere (a file, a URL, the cache).
 - `explain`: Matching error text against the known issues: codes as whole tokens, phrases as substrings; no regex of data.
 - `tested_lookup`: The tested configurations `check` names: those of the checkpoint asked about or, failing that, of its family, on the instance (or its hardware) asked for. Reads the compiled document's `configurations` section.
+- `environment_answer`: `check --environment` / `--stack-version`: the question asked for a pasted environment, the model's mismatches in it, and its JSON and text block.
 """

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from neuron_compat.check.exit_codes import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_USAGE
+from neuron_compat.safeio.safe_text import one_line
 
 if TYPE_CHECKING:
     from neuron_compat.check.compiled_view import CompiledRegistry
@@ -66,6 +67,9 @@ class Answer:
     tested: dict[str, Any]
     known_issues: list[dict[str, Any]]
     registry: CompiledRegistry
+    environment: dict[str, Any] | None = None
+    """With `check --environment` / `--stack-version`: what was read and what does not fit
+    (check/environment_answer.py's `environment_document`)."""
 
     @property
     def exit_code(self) -> int:
@@ -74,8 +78,9 @@ class Answer:
     def json_text(self, origin: RegistryOrigin) -> str:
         """`check --json`'s text: the answer document, the tested configurations, the known issues and where the
         registry came from."""
+        environment = {"environment": self.environment} if self.environment is not None else {}
         return json.dumps({**self.document, "tested_configurations": self.tested, "known_issues": self.known_issues,
-                           "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
+                           **environment, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
 
     def text(self, source: str, origin: RegistryOrigin) -> str:
         """`check`'s terminal text (check/answer_text.py)."""
@@ -86,10 +91,16 @@ class Answer:
 
         verdict = self.verdict
         probe = self.registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
-        return render_table(verdict, source, origin.describe(), probe,
+        text = render_table(verdict, source, origin.describe(), probe,
                             [*render_fit(self.document["fit"]), "", *render_tested(self.tested),
                              *family_issue_lines(self.known_issues)],
                             pin_lines(self.known_issues))
+        if self.environment is None:
+            return text
+        from neuron_compat.check.environment_answer import environment_lines
+
+        header, _, rest = text.partition("\n\n")  # the block goes after what was read, before what to install
+        return "\n".join([header, "", *(one_line(line) for line in environment_lines(self.environment)), "", rest])
 
 
 def ask(config: object, registry: CompiledRegistry, question: Question, checkpoint: str | None = None,

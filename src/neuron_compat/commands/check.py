@@ -17,11 +17,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neuron_compat.commands.common import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_UNREACHABLE, EXIT_USAGE
 from neuron_compat.safeio.option_values import argparse_type, whole_number
 from neuron_compat.safeio.safe_text import one_line
+
+if TYPE_CHECKING:
+    from neuron_compat.check.answer_pipeline import Question
+    from neuron_compat.check.compiled_view import CompiledRegistry
+    from neuron_compat.environment.detection import Environment
+    from neuron_compat.environment.paste import Paste
 
 
 def _fail(message: str, code: int) -> int:
@@ -48,10 +54,17 @@ def run(args: argparse.Namespace) -> int:
     problem = option_problem(question)  # before the registry is opened: a typo costs no compile
     if problem is not None:
         return _fail(*problem)
+    paste = _read_environment(args)  # before the registry too: a file that cannot be read costs no compile
+    if isinstance(paste, str):
+        return _fail(paste, EXIT_PROBLEMS)
     try:
         registry, origin = open_registry(args.registry, offline=args.offline)
     except RegistrySourceError as error:
         return _fail(error.message, EXIT_UNREACHABLE if error.unreachable else EXIT_PROBLEMS)
+    setup = _environment_setup(args, registry, paste, question)
+    if isinstance(setup, str):
+        return _fail(setup, EXIT_USAGE)
+    environment, question, said = setup
     from neuron_compat.check.answer_pipeline import fit_options
 
     fit = fit_options(question, registry.instances)
@@ -90,8 +103,60 @@ def run(args: argparse.Namespace) -> int:
         answer = ask(data, registry, question, checkpoint, source=target)
     except AnswerError as error:
         return _fail(error.message, error.code)
+    from neuron_compat.check.environment_answer import attach_environment
+
+    attach_environment(answer, environment, data, question, said)  # nothing without --environment / --stack-version
     sys.stdout.write(answer.json_text(origin) if args.json else answer.text(source, origin))
     return answer.exit_code
+
+
+def _read_environment(args: argparse.Namespace) -> Paste | str | None:
+    """The paste of --environment (with --stack-version's package added), or the one-line reason it cannot be read;
+    None when neither flag is given."""
+    from neuron_compat.environment.paste import Paste, PasteError, read_paste_file
+
+    if args.environment is None and args.stack_version is None:
+        return None
+    if args.environment is None:
+        return Paste()
+    try:
+        return read_paste_file(args.environment)
+    except PasteError as error:
+        return f"--environment {error}"
+
+
+def _environment_setup(args: argparse.Namespace, registry: CompiledRegistry, paste: Paste | None,
+                       question: Question) -> tuple[Environment | None, Question, list[str]] | str:
+    """The environment read, the question it answers and what a flag overrode; or --stack-version's one-line
+    error."""
+    if paste is None:
+        return None, question, []
+    from neuron_compat.check.environment_answer import environment_question
+    from neuron_compat.environment.detection import detect
+
+    given = _stack_version(args, registry, paste)
+    if isinstance(given, str):
+        return given
+    environment = detect(registry, paste)
+    question, said = environment_question(question, environment, registry)
+    return environment, question, said
+
+
+def _stack_version(args: argparse.Namespace, registry: CompiledRegistry, paste: Paste) -> str | None:
+    """--stack-version's package added to the paste (its release is then the environment's), or the one-line
+    reason the registry cannot pair it."""
+    if args.stack_version is None:
+        return None
+    from neuron_compat.environment.pip_text import PipLine
+    from neuron_compat.environment.stack_version import StackVersionError, choose_release
+
+    try:
+        choice = choose_release(registry, args.stack_version)
+    except StackVersionError as error:
+        return str(error)
+    paste.packages.append(PipLine(choice.stack, choice.version, 0))
+    paste.note_format("--stack-version")
+    return None
 
 
 def _with_registry_schema() -> dict[str, Any]:
@@ -121,6 +186,9 @@ def _with_registry_schema() -> dict[str, Any]:
     from neuron_compat.check.explain import FAMILY_ISSUES_SCHEMA
 
     properties["known_issues"] = FAMILY_ISSUES_SCHEMA
+    from neuron_compat.check.environment_answer import ENVIRONMENT_SCHEMA
+
+    properties["environment"] = ENVIRONMENT_SCHEMA
     properties["registry"] = {"$ref": "#/$defs/RegistryOrigin"}
     schema["properties"] = properties
     required = list(schema.get("required", []))
@@ -150,6 +218,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         "default: one answer per hardware the family has statements for, exit code of the best)")
     parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
                         "one the config's class names say); decides which task-scoped constraints and notes apply")
+    parser.add_argument("--environment", metavar="FILE",
+                        help="answer for your environment: a file ('-': standard input) holding what you paste into "
+                        "an issue: pip freeze or pip list, neuron-ls (its table, --json-output or --output-format "
+                        "json) and/or a Neuron container image URI. Its Neuron release answers for --neuron, its "
+                        "instance for --instance and --hardware (a flag you give wins); the text starts with a "
+                        "'Your environment' block and --json adds `environment` (release, release_candidates, "
+                        "packages, instance, mismatches)")
+    parser.add_argument("--stack-version", metavar="STACK==VERSION", dest="stack_version",
+                        help="a stack's own version, e.g. optimum-neuron==0.3.0: answers at the Neuron release it "
+                        "pairs with (stacks.yaml versions, else the releases that list it), as --environment does")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON (the site's check page gives the same)")
     parser.add_argument("--json-schema", action="store_true", help="print the JSON Schema of the --json output and exit")
     parser.add_argument(

@@ -59,7 +59,10 @@ def read_paste_file(path: str, stdin: BinaryIO | None = None) -> Paste:
         if len(data) > MAX_BYTES:
             raise PasteError(f"standard input has more than {MAX_BYTES // 1024 // 1024} MiB; paste the pip list and "
                              "neuron-ls output only")
-        return read_paste(data)
+        try:
+            return read_paste(data)
+        except PasteError as error:
+            raise PasteError(f"standard input: {error}") from None
     try:
         data = read_regular_file(Path(path).expanduser(), MAX_BYTES)
     except UnreadableFile as error:
