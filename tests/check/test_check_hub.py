@@ -185,12 +185,11 @@ def test_invalid_revision_is_refused_before_the_network(fake_hub, hub_env):
 
 @pytest.mark.parametrize("decoded_size", [50 * 1024 * 1024, 2 * 1024 * 1024 + 1])
 def test_a_gzip_body_is_stopped_at_the_config_limit(fake_hub, hub_env, tmp_path, decoded_size):
-    """HEAD says 62 bytes; the GET body is gzip that decodes far past the limit: stopped at the limit, not the deadline."""
+    """HEAD says 62 bytes; the GET body is gzip that decodes far past the limit: stopped at the limit (the message
+    says so; a deadline would say it timed out), and no more than the limit is kept."""
     fake_hub.add("acme/gzip-bomb", {"config.json": b'{"model_type": "llama", "architectures": ["LlamaForCausalLM"]}'},
                  gzip_get=b'{"model_type": "llama", "pad": "' + b"0" * decoded_size + b'"}')
-    started = time.monotonic()
     result = run_check("acme/gzip-bomb", env=hub_env)
-    assert time.monotonic() - started < 10
     assert result.returncode == 1, result.stderr
     assert one_line(result).endswith("acme/gzip-bomb/config.json: the Hub sent more than 2097152 bytes (decoded) "
                                      "for a file it said was 62 bytes; not a config")
