@@ -190,3 +190,21 @@ def test_hostile_hub_snapshot_files_are_reported_on_the_coverage_page(tmp_path: 
     assert "This snapshot could not be used: could not be read: YAML: cannot read &#39;0xfff" in page
     assert "This snapshot could not be used: the file name must be hub-top-NAME.yaml" in page
     assert "pwned" not in "".join(re.findall(r"<h2[^>]*>", page))  # the anchor is a slug, never the file name
+
+
+TOC_LINK = re.compile(r'<a href="#([^"]+)" class="md-nav__link">\s*<span class="md-ellipsis">\s*(.*?)\s*</span>', re.S)
+
+
+def test_no_table_of_contents_names_two_sections_alike(real_site: Path) -> None:
+    """A family page's table of contents listed "Llama-3.1-8b" six times (one per run, anchors `_1` ... `_5`): each
+    checkpoint is one entry now, its runs under it; no page of the real site repeats an entry."""
+    repeated = {}
+    for path in sorted(real_site.rglob("index.html")):
+        entries = dict(TOC_LINK.findall(path.read_text(encoding="utf-8")))  # anchor -> text (the TOC is drawn twice)
+        texts = list(entries.values())
+        twice = sorted({text for text in texts if texts.count(text) > 1})
+        if twice:
+            repeated[str(path.relative_to(real_site))] = twice
+    assert repeated == {}
+    llama = dict(TOC_LINK.findall((real_site / "families" / "llama" / "index.html").read_text(encoding="utf-8")))
+    assert re.fullmatch(r"Llama-3\.1-8b \(\d+ runs?\)", llama.get("tested-Llama-3.1-8b", "")), llama

@@ -58,6 +58,12 @@ def host(url: str) -> str:
     return urlsplit(url).netloc or url
 
 
+def slug(text: str) -> str:
+    """An anchor for a name shown on the page (a checkpoint id): its letters, digits, '.', '_' and '-' kept, case
+    too (so `Llama-3.1-8B` and `llama-3.1-8b` stay apart), every other run of characters one '-'."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "x"
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
@@ -82,6 +88,7 @@ def environment() -> Environment:
         parallelism=parallelism_text,
         constraint_value=constraint_value,
         host=host,
+        slug=slug,
         preformatted=preformatted,
         origin_label=origin_label,
     )
