@@ -178,8 +178,22 @@ def test_schema_reference_covers_every_field_and_value() -> None:
             assert str(inline_markdown(description)) in fragment, (vocabulary.__name__, value)
 
 
-def test_schema_reference_example_is_a_valid_family() -> None:
+def test_the_example_family_validates_in_the_real_registry_and_is_on_the_contributing_page(tmp_path: Path) -> None:
+    """The Contributing page said "copy the example below" and had none; the one it has now is a file that
+    `validate` accepts beside every real family (its model type clashes with none, its ranges fit the stack)."""
+    from neuron_compat.loading.loader import load_registry
+
     Family.model_validate(yaml.safe_load(contributing.EXAMPLE_FAMILY))
+    registry = tmp_path / "registry"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "registry", registry)
+    (registry / "families" / "example.yaml").write_text(contributing.EXAMPLE_FAMILY, encoding="utf-8")
+    result = load_registry(registry)
+    assert [problem.format() for problem in result.problems] == []
+    assert "example" in {family.id for family in result.registry.families}
+    page = contributing.family_example()
+    assert "id: example" in page and "stack_since: 0.1.0" in page
+    hand_written = Path(__file__).resolve().parents[2] / "site" / "contributing.md"
+    assert "<!-- neuron-compat:family-example -->" in hand_written.read_text(encoding="utf-8")
 
 
 def test_markers_missing_stray_or_unknown_fail() -> None:

@@ -46,6 +46,7 @@ FRAGMENT_PAGES = {
     "schema-reference": "schema.md",
     "api-endpoints": "api.md",
     "glossary-statuses": "glossary.md",
+    "family-example": "contributing.md",
 }
 """Which hand-written page must carry which marker: a missing or stray marker fails the build."""
 
@@ -69,5 +70,6 @@ def render_site(registry: Registry, hub_snapshots: list[HubSnapshot] | None = No
     site.fragments["schema-reference"] = contributing.fragment(registry)
     site.fragments["api-endpoints"] = api.fragment(registry)
     site.fragments["glossary-statuses"] = home.glossary_statuses()
+    site.fragments["family-example"] = contributing.family_example()
     return site
 

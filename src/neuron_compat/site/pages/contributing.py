@@ -53,23 +53,27 @@ MODELS: list[tuple[str, type[BaseModel], str]] = [
 ]
 
 EXAMPLE_FAMILY = """\
+# registry/families/example.yaml (the file name is the id)
 # yaml-language-server: $schema=../schemas/family.schema.json
 id: example
 name: Example LM
 vendor: Example Labs
 description: A decoder-only model used to show every field.
-model_types: [llama]
-architectures: [LlamaForCausalLM]
+model_types: [example_lm]               # the config.json's model_type
+architectures: [ExampleLMForCausalLM]   # its architectures
+remote_code: true                       # a model type transformers does not ship (custom code on the Hub)
 classes: [decoder-lm]
 tasks: [text-generation]
 aliases: [Example 1]
 examples: [example-org/Example-1B]
 support:
-  - stack: nxd-inference
+  - stack: nxd-inference                # an id of registry/stacks.yaml
     workload: inference
     hardware: [trn2]
     status: supported
-    since: "2.21.0"
+    since: "2.21.0"                     # quoted: a release of registry/releases.yaml
+    until: "2.34.0"                     # the first release it no longer holds (NxD Inference ends on trn2 there)
+    stack_since: 0.1.0                  # the stack's own version paired with `since` (stacks.yaml lists them)
     attention: [native]
     dtypes: [bf16]
     quantization: [fp8-weight]
@@ -92,6 +96,8 @@ support:
         kind: vendor-docs
         verified: 2026-12-01
 """
+"""A complete family file that `neuron-compat validate` accepts in the real registry (tests/site/test_site_render.py
+adds it to a copy and validates): shown on the Contributing page and in the schema reference."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +189,11 @@ def vocabularies() -> list[tuple[str, dict[str, str]]]:
                 cls = next(c for c in DescribedEnum.__subclasses__() if c.__name__ == doc.vocabulary)
                 seen[doc.vocabulary] = cls.descriptions()
     return list(seen.items())
+
+
+def family_example() -> str:
+    """The Contributing page's complete family file, to copy."""
+    return block("family_example.html.j2", example=EXAMPLE_FAMILY)
 
 
 def fragment(registry: object = None) -> str:

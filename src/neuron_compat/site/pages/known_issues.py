@@ -72,7 +72,8 @@ OTHER_COMPONENT = "other"
 
 def release_of(row: dict[str, Any]) -> str | None:
     """The release an entry is grouped under: the first whose notes list it, else the one that fixed it."""
-    return row["first"] or row["fixed_in"]
+    release: str | None = row["first"] or row["fixed_in"]
+    return release
 
 
 def grouped(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
