@@ -62,10 +62,16 @@ def test_explain_from_a_device_or_folder_is_refused_before_reading(
     assert reads == []
 
 
-def test_explain_reads_only_the_head_of_a_long_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_reads_the_end_of_a_log_longer_than_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from neuron_compat.check import explain
+
+    monkeypatch.setattr(explain, "MAX_TEXT", 1_000_000)  # the cap is 64 MB; a 6 MB log stands for a longer one
     log = tmp_path / "long.log"
-    log.write_bytes(b"x " * 3_000_000)  # 6 MB: read up to the cap, not refused and not read whole
+    log.write_bytes(b"x " * 3_000_000 + b"\n[F137] neuronx-cc was forcibly killed - This most commonly occurs due to "
+                    b"insufficient system memory.\n")
     code = main(["explain", "--offline", "--json", "--file", str(log)])
     captured = capsys.readouterr()
-    assert code in (0, 4), captured.err
-    assert '"truncated": true' in captured.out
+    assert code == 0, captured.err
+    assert '"truncated": true' in captured.out and '"skipped_bytes": 5' in captured.out
+    assert '"compiler-f137-forcibly-killed"' in captured.out

@@ -34,11 +34,12 @@ def test_a_code_line_answers_for_every_stack_and_the_stack_ranks_first(capsys: p
 def test_release_says_affected_and_fixed() -> None:
     from neuron_compat.check.explain import release_answer
 
-    issue = {"kind": "known-issue", "listed_in": {"first": "2.28.0", "last": "2.28.0"},
-             "fixed_in": {"release": "2.29.0", "derived": True}}
+    issue = {"kind": "known-issue", "listed_in": {"first": "2.28.0", "last": "2.28.0", "not_listed_from": "2.29.0"}}
     assert release_answer(issue, "2.28.0")["affected"] is True
-    after = release_answer(issue, "2.30.0")
-    assert after["affected"] is False and "derived" in after["says"]
+    after = release_answer(issue, "2.30.0")  # no note says it was fixed: no "fixed in", no "not affected"
+    assert after["affected"] is None and after["fixed_in"] is None
+    assert "not listed in the notes from 2.29.0 on" in after["says"] and "fixed" not in after["says"].replace(
+        "no note says it was fixed", "")
     assert release_answer(issue, "2.20.0")["affected"] is None  # before it was listed: no source says
     fix = {"kind": "bug-fix", "fixed_in": {"release": "2.27.1"}}
     assert release_answer(fix, "2.27.0")["affected"] is True and release_answer(fix, "2.27.1")["affected"] is False

@@ -1,33 +1,52 @@
 """Matching a pasted log against the known issues (standard library only: it runs on `check`'s path and in the page).
 
-What a user pastes has variable parts the sources do not: timestamps, pids, device and core ids, sizes, paths, hex
-addresses. Both the log and every phrase go through the same `normalise` (case folded, hex addresses, paths and digit
-runs replaced by placeholders, whitespace, line breaks included, collapsed), so a phrase matches across line breaks and
-whatever the numbers. Codes match as whole tokens (`NCC_EOOM001`, or its bare `EOOM001`), and only codes with a code's
-shape (an underscore or digits), so no code matches an ordinary word.
+What a user pastes has variable parts the sources do not: timestamps, pids, device and core ids, ranks, sizes, paths,
+hex addresses. Both the log and every phrase go through the same `normalise` (case folded, hex addresses, PCI
+addresses, paths and digit runs replaced by placeholders, whitespace, line breaks included, collapsed), so a phrase
+matches across line breaks and whatever the numbers. Only the log's error lines are read (`log_lines`: the whole log
+up to its cap, the last error lines first, with the lines around them).
 
-Ranking, best first: a code beats any phrase, a longer phrase beats a shorter one (its normalised length). `stack` and
-`hardware` rank, they never hide: matches for them come first, the others follow, labelled. `release` says whether
-that release is affected and which release fixed it (from `listed_in` / `fixed_in`; derived fixes say so).
+Ranked matching, three tiers, best first:
+1. an error code the entry names, as a whole token (`NCC_EOOM001`, or its bare `EOOM001`; only code-shaped tokens);
+2. a distinctive phrase of the entry, found whole in the log;
+3. word overlap: every content word of one of the entry's distinctive phrases in one block of the log, whatever the
+   order or the words between (a message whose variable part is a name).
+Inside a tier, the score is BM25-like: the rarer the matched words across the registry's phrases, the higher; a later
+place in the log adds a little. A phrase is distinctive when its content words weigh at least DISTINCTIVE (a plain word
+1, an identifier 1.5, an exception name or a dotted module path 0.5, stop words and generic log words nothing), and it
+is not one of GENERIC_PHRASES: "Too many open files", "Failed to allocate" or a truncated
+`AttributeError: module 'torch_xla.core.xla_model'` alone never make a match.
+
+`stack` and `hardware` rank, they never hide: matches for them come first, the others follow, labelled. `release` says
+whether that release is affected, and which release fixed the issue where a source says so.
 
 The stacks' own refusals (vLLM's "Model architectures [...] are not supported on Neuron for now", Optimum Neuron's
 "Model type ... is not supported for task ...") are recognised and name the architecture or model type
 (`refusals`); the command answers them with that model's support answer.
 
-Time is linear in the text (capped at MAX_TEXT characters) times the phrases: only fixed patterns of this module
-are compiled, never text of the registry."""
+Time is linear in the log: only fixed patterns of this module are compiled, never text of the registry."""
 
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_TEXT = 200_000
-"""The longest error text read; the rest is ignored (and the answer says so)."""
-MIN_PHRASE_LETTERS = 10
-"""A phrase whose normalised form has fewer letters is too generic to match on."""
+from neuron_compat.check.log_lines import MAX_LOG_CHARS, Block, error_blocks
+
+MAX_TEXT = MAX_LOG_CHARS
+"""The longest log read (characters); the rest is ignored, and the answer says so."""
+SITE = "https://neuron-compat.github.io/neuron-compat/"
+"""The published site (mkdocs.yml's site_url): each known issue has its anchor on its Known issues page."""
+DISTINCTIVE = 2.5
+"""The least weight of content words a phrase needs to make a match on its own."""
+OVERLAP = 4.0
+"""The least weight of content words a phrase needs to match by word overlap (tier 3)."""
+TIER_SCORE = {"code": 300.0, "phrase": 200.0, "words": 100.0}
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
+_WORD = re.compile(r"[a-z_#][a-z0-9_#]*(?:\.[a-z_#][a-z0-9_#]*)*")
 _CODE_SHAPE = re.compile(r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,4}|[A-Z]{2,8}[0-9]{2,6})$")
 _HEX = re.compile(r"0x[0-9a-f]+")
 _PCI = re.compile(r"\b[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]\b")  # a device's PCI address
@@ -35,13 +54,32 @@ _PATH = re.compile(r"(?:[a-z]:)?(?:~|\.{1,2})?(?:/[\w.+@-]+){2,}/?")
 _DIGITS = re.compile(r"[0-9]+")
 _MONTH = re.compile(r"#-(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-#")
 _SPACE = re.compile(r"\s+")
-# vLLM's Neuron worker: "Model architectures ['X'] are not supported on Neuron for now. Supported architectures: [...]"
-# (vllm-project/vllm issues 11070 and others); optimum-neuron 0.4.5 optimum/neuron/models/auto_model.py: "Model type X is
-# not supported for task T in neuron in inference mode. Supported types are: [...]".
+_DEVICE = re.compile(r"(?<![a-z_])(?:nc|nd|neuron_?core|rank|device|dev|worker|core|gpu|node)[ :=_]?#")  # device ids
+_UNIT = re.compile(r"#[ ]?(?:[kmgtp]i?b|bytes?)(?![a-z])")  # sizes
+_JOINED = re.compile(r"#(?:[.,:x/-]#)+")  # versions, times, decimals, ranges, shapes
+STOP_WORDS = frozenset(
+    "a an the to of in on for is are was were be been being and or not no nor with without this that these those it "
+    "its by at as from into onto than then there their them they we you your our can could cannot will would should "
+    "may might must shall do does did has have had having if else when while which who whom what where why how all "
+    "any some many much more most too very also only just such other another each every one two per via use using "
+    "used please see see: etc e.g i.e error errors failed fail fails failing failure exception warning warn info debug "
+    "fatal critical message module attribute file files open line status code value type object run running runs "
+    "got get set".split())
+"""Words that say nothing about which error it is: English stop words and words every log has."""
+GENERIC_PHRASES = frozenset({
+    "too many open files", "failed to allocate", "no such file or directory", "permission denied",
+    "connection refused", "segmentation fault", "segmentation fault (core dumped)", "killed by signal",
+    "errors were encountered while processing", "application fails to start", "out of memory",
+    "cannot allocate memory", "address already in use", "broken pipe", "operation not permitted",
+    "description", "resource temporarily unavailable", "core dumped"})
+"""Messages any program prints or section titles: never a match of their own, whatever their length."""
 _VLLM_REFUSAL = re.compile(r"Model architectures? \[([^\]\n]{1,400})\] (?:are|is) not supported on Neuron")
 _OPTIMUM_REFUSAL = re.compile(r"Model type ['\"`]?([A-Za-z0-9_.-]{1,80})['\"`]? is not supported for task "
                               r"['\"`]?([A-Za-z0-9_-]{1,80})")
 _NAME = re.compile(r"['\"]?([A-Za-z][A-Za-z0-9_]{0,99})['\"]?")
+# vLLM's Neuron worker: "Model architectures ['X'] are not supported on Neuron for now. Supported architectures: [...]"
+# (vllm-project/vllm issues 11070 and others); optimum-neuron 0.4.5 optimum/neuron/models/auto_model.py: "Model type X is
+# not supported for task T in neuron in inference mode. Supported types are: [...]".
 
 
 def normalise(text: str) -> str:
@@ -49,12 +87,46 @@ def normalise(text: str) -> str:
     text = text.casefold()
     text = _PCI.sub("pci#", _HEX.sub("0x#", text))
     text = _PATH.sub(" /path ", text)
-    text = _MONTH.sub("#-mon-#", _DIGITS.sub("#", text))
+    text = _MONTH.sub("#", _DIGITS.sub("#", text))
+    text = _DEVICE.sub("#", text)
+    text = _JOINED.sub("#", _UNIT.sub("#", text))
     return _SPACE.sub(" ", text).strip()
 
 
-def _letters(text: str) -> int:
-    return sum(1 for character in text if character.isalpha())
+def _weight(word: str) -> float:
+    """How much one word of a normalised phrase says about which error it is."""
+    bare = word.strip("#._")
+    if len(bare) < 3 or bare in STOP_WORDS or not any(c.isalpha() for c in bare):
+        return 0.0
+    if "." in bare or bare.endswith(("error", "exception", "warning")):
+        return 0.5
+    if "_" in bare:
+        return 1.5
+    return 1.0
+
+
+def content_words(normal: str) -> list[str]:
+    """The words of a normalised text that carry weight, in order, each once."""
+    return list(dict.fromkeys(word for word in _WORD.findall(normal) if _weight(word) > 0))
+
+
+_QUOTED = re.compile(r"'([^'\s]{3,80})'|\"([^\"\s]{3,80})\"|`([^`\s]{3,80})`")
+
+
+def phrase_weight(phrase: str) -> float:
+    """The weight of a phrase's content words (0 for a generic phrase): DISTINCTIVE or more makes a match alone.
+    A quoted name (`'asscalar'`) weighs as an identifier, a dotted module path stays light."""
+    normal = normalise(phrase)
+    if normal.strip(" .:!") in GENERIC_PHRASES:
+        return 0.0
+    quoted = {word for found in _QUOTED.findall(normal) for word in _WORD.findall("".join(found))}
+    return sum(max(_weight(word), 1.5 if word in quoted and "." not in word else 0.0)
+               for word in content_words(normal))
+
+
+def distinctive(phrase: str) -> bool:
+    """Whether a phrase may make a match on its own (see the module's docstring)."""
+    return phrase_weight(phrase) >= DISTINCTIVE
 
 
 @dataclass(frozen=True)
@@ -74,7 +146,6 @@ class Refusal:
 
 def refusals(text: str) -> list[Refusal]:
     """The stacks' refusals of a model found in `text`."""
-    text = text[:MAX_TEXT]
     found: list[Refusal] = []
     for match in _VLLM_REFUSAL.finditer(text):
         names = [m.group(1) for m in _NAME.finditer(match.group(1))]
@@ -82,6 +153,24 @@ def refusals(text: str) -> list[Refusal]:
     for match in _OPTIMUM_REFUSAL.finditer(text):
         found.append(Refusal("optimum-neuron", model_type=match.group(1), task=match.group(2), message=match.group(0)))
     return found[:10]
+
+
+def site_url(issue_id: str) -> str:
+    """The entry's anchor on the site's Known issues page."""
+    return f"{SITE}known-issues/#issue-{issue_id}"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One thing of an entry found in the log: a code, a phrase or a phrase's words, and the log line(s) it is on."""
+
+    kind: str  # code | phrase | words
+    pattern: str
+    line: int  # 1-based, in the log
+    text: str  # the log's line(s), at most 300 characters
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pattern": self.pattern, "line": self.line, "text": self.text}
 
 
 @dataclass(frozen=True)
@@ -93,18 +182,25 @@ class IssueMatch:
     stack_match: bool | None = None  # None: no --stack given
     hardware_match: bool | None = None
     release: dict[str, Any] | None = None
+    tier: str = "phrase"  # code | phrase | words
+    score: float = 0.0
+    evidence: list[Evidence] = field(default_factory=list)
 
     @property
     def why(self) -> list[str]:
         reasons = [f"error code {code} as a token" for code in self.codes]
         reasons += [f'phrase "{phrase}"' for phrase in self.phrases]
+        reasons += [f'the words of "{e.pattern}"' for e in self.evidence if e.kind == "words"]
         return reasons
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.issue.get("id"), "title": self.issue.get("title"), "kind": self.issue.get("kind"),
-                "component": self.issue.get("component"), "why": self.why, "matched_codes": self.codes,
-                "matched_phrases": self.phrases, "stack_match": self.stack_match,
-                "hardware_match": self.hardware_match, "release": self.release, "issue": self.issue}
+                "component": self.issue.get("component"), "tier": self.tier, "score": round(self.score, 2),
+                "why": self.why, "matched_codes": self.codes, "matched_phrases": self.phrases,
+                "matched": [e.to_dict() for e in self.evidence], "site_url": site_url(str(self.issue.get("id"))),
+                "sources": [s.get("url") for s in self.issue.get("sources") or [] if isinstance(s, dict)],
+                "stack_match": self.stack_match, "hardware_match": self.hardware_match, "release": self.release,
+                "issue": self.issue}
 
 
 def _code_forms(code: str) -> set[str]:
@@ -123,18 +219,25 @@ def _version(text: Any) -> tuple[int, ...]:
         return ()
 
 
+def listing_words(issue: dict[str, Any]) -> str | None:
+    """What the release notes say of when an issue stopped being listed, when no note says it was fixed."""
+    listed = issue.get("listed_in") if isinstance(issue.get("listed_in"), dict) else None
+    if listed and listed.get("not_listed_from"):
+        return f"not listed in the notes from {listed['not_listed_from']} on"
+    return None
+
+
 def release_answer(issue: dict[str, Any], release: str) -> dict[str, Any]:
     """Whether `release` is affected, and which release fixed the issue, as far as the sources say."""
     at = _version(release)
     listed = issue.get("listed_in") if isinstance(issue.get("listed_in"), dict) else None
     fixed = issue.get("fixed_in") if isinstance(issue.get("fixed_in"), dict) else None
-    fixed_release = fixed.get("release") if fixed else None
-    derived = bool(fixed.get("derived")) if fixed else False
-    answer: dict[str, Any] = {"release": release, "affected": None, "fixed_in": fixed_release, "derived": derived}
+    fixed_release = fixed.get("release") if fixed and not fixed.get("derived") else None
+    gone = listed.get("not_listed_from") if listed else None
+    answer: dict[str, Any] = {"release": release, "affected": None, "fixed_in": fixed_release, "not_listed_from": gone}
     if fixed_release and at >= _version(fixed_release):
         answer["affected"] = False
-        answer["says"] = (f"not affected: not listed from {fixed_release} on (derived from the release notes)" if derived
-                          else f"not affected: fixed in {fixed_release}")
+        answer["says"] = f"not affected: fixed in {fixed_release}"
     elif issue.get("kind") == "bug-fix" and fixed_release:
         answer["affected"] = True
         answer["says"] = f"affected: fixed in {fixed_release}, after {release}"
@@ -144,48 +247,182 @@ def release_answer(issue: dict[str, Any], release: str) -> dict[str, Any]:
     elif listed and at < _version(listed.get("first")):
         answer["says"] = f"not listed before {listed.get('first')}; no source says whether {release} is affected"
     elif listed:
-        answer["says"] = (f"last listed in {listed.get('last')}; no source says whether {release} is affected"
-                          + (f"; fixed in {fixed_release}" if fixed_release else ""))
+        answer["says"] = (f"last listed in {listed.get('last')}"
+                          + (f", not listed in the notes from {gone} on" if gone else "")
+                          + f"; no note says it was fixed, nor whether {release} is affected")
     else:
         answer["says"] = "no source says which releases it affects" + (f"; fixed in {fixed_release}" if fixed_release
                                                                           else "")
     return answer
 
 
+@dataclass
+class _Log:
+    """The blocks of a log read, with what matching looks up in them."""
+
+    blocks: list[Block]
+    normal: str  # the blocks' normalised texts joined by a line break (never inside a normalised text)
+    starts: list[int]  # where each block's normalised text starts in `normal`
+    tokens: dict[str, int]  # upper-case token -> the last block that has it
+    words: dict[str, set[int]]  # content word -> the blocks that have it
+
+    @classmethod
+    def read(cls, text: str) -> _Log:
+        blocks, _ = error_blocks(text)
+        normals = [normalise(block.text) for block in blocks]
+        starts, position = [], 0
+        for normal in normals:
+            starts.append(position)
+            position += len(normal) + 1
+        tokens: dict[str, int] = {}
+        words: dict[str, set[int]] = {}
+        for index, block in enumerate(blocks):
+            for token in _TOKEN.findall(block.text):
+                tokens[token.upper()] = index
+            for word in _WORD.findall(normals[index]):
+                words.setdefault(word, set()).add(index)
+        return cls(blocks, "\n".join(normals), starts, tokens, words)
+
+    def line_of(self, block: int, needle: str) -> tuple[int, str]:
+        """The log line (1-based) and its text where a normalised needle is (or the block's first line)."""
+        found = self.blocks[block]
+        lines = found.text.split("\n")
+        for offset, line in enumerate(lines):
+            if needle and needle in normalise(line):
+                return found.first + offset, line.strip()[:300]
+        words = content_words(needle)
+        for offset, line in enumerate(lines):  # across line breaks: from the line with its first word
+            if words and words[0] in _WORD.findall(normalise(line)):
+                return found.first + offset, " ".join(part.strip() for part in lines[offset:offset + 3])[:300]
+        return found.first, " ".join(part.strip() for part in lines)[:300]
+
+    def line_of_token(self, block: int, forms: set[str]) -> tuple[int, str]:
+        """The last log line of a block with one of the tokens (upper case), and its text."""
+        found = self.blocks[block]
+        lines = found.text.split("\n")
+        for offset in range(len(lines) - 1, -1, -1):
+            if forms & {token.upper() for token in _TOKEN.findall(lines[offset])}:
+                return found.first + offset, lines[offset].strip()[:300]
+        return found.first, lines[0].strip()[:300]
+
+    def recency(self, block: int) -> float:
+        return (block + 1) / len(self.blocks) if self.blocks else 0.0
+
+
+def _idf(issues: list[dict[str, Any]]) -> dict[str, float]:
+    """Each content word's inverse document frequency over the entries' phrases (BM25's form)."""
+    frequency: dict[str, int] = {}
+    count = 0
+    for issue in issues:
+        rule = issue.get("match") if isinstance(issue, dict) else None
+        if not isinstance(rule, dict):
+            continue
+        count += 1
+        words = {w for p in rule.get("phrases") or [] if isinstance(p, str) for w in content_words(normalise(p))}
+        for word in words:
+            frequency[word] = frequency.get(word, 0) + 1
+    return {word: math.log(1 + (count - df + 0.5) / (df + 0.5)) for word, df in frequency.items()}
+
+
+def _phrase_score(words: list[str], idf: dict[str, float]) -> float:
+    return min(90.0, sum(_weight(word) * idf.get(word, 1.0) for word in words))
+
+
+def _match_one(issue: dict[str, Any], log: _Log, idf: dict[str, float]) -> tuple[str, float, list[str], list[str],
+                                                                              int, list[Evidence]] | None:
+    found_rule = issue.get("match")
+    rule: dict[str, Any] = found_rule if isinstance(found_rule, dict) else {}
+    evidence: list[Evidence] = []
+    codes: list[str] = []
+    last_block = -1
+    for code in rule.get("codes") or []:
+        if not isinstance(code, str) or not _CODE_SHAPE.match(code.upper()):
+            continue
+        hits = [log.tokens[form] for form in _code_forms(code) if form in log.tokens]
+        if hits:
+            codes.append(code)
+            last_block = max(last_block, *hits)
+            line, text = log.line_of_token(max(hits), _code_forms(code))
+            evidence.append(Evidence("code", code, line, text))
+    phrases: list[str] = []
+    best, longest = 0.0, 0
+    overlap: tuple[float, str, int] | None = None
+    partial: list[tuple[str, str, list[str], int, float]] = []
+    for phrase in rule.get("phrases") or []:
+        if not isinstance(phrase, str):
+            continue
+        weight = phrase_weight(phrase)
+        needle = normalise(phrase)
+        words = content_words(needle)
+        position = log.normal.rfind(needle) if weight > 0 else -1
+        if 0 <= position and weight < DISTINCTIVE:  # a fragment: counts only with the entry's other fragments
+            partial.append((phrase, needle, words, bisect_right(log.starts, position) - 1, weight))
+            continue
+        if position >= 0:
+            block = bisect_right(log.starts, position) - 1
+            phrases.append(phrase)
+            best, longest = max(best, _phrase_score(words, idf)), max(longest, len(needle))
+            last_block = max(last_block, block)
+            line, text = log.line_of(block, needle)
+            evidence.append(Evidence("phrase", phrase, line, text))
+            continue
+        if weight < OVERLAP or phrases:
+            continue
+        shared: set[int] | None = None
+        for word in words:
+            shared = set(log.words.get(word, ())) if shared is None else shared & log.words.get(word, set())
+            if not shared:
+                break
+        if shared:
+            block = max(shared)
+            score = _phrase_score(words, idf)
+            if overlap is None or score > overlap[0]:
+                overlap = (score, phrase, block)
+    if not phrases and len(partial) >= 2 and sum(p[4] for p in partial) >= DISTINCTIVE \
+            and len({p[3] for p in partial}) == 1:  # fragments of one quoted message, in one block of the log
+        for phrase, needle, words, block, _ in partial:
+            phrases.append(phrase)
+            best, longest = best + _phrase_score(words, idf) / 2, max(longest, len(needle))
+            last_block = max(last_block, block)
+            line, text = log.line_of(block, needle)
+            evidence.append(Evidence("phrase", phrase, line, text))
+    if codes:
+        score = TIER_SCORE["code"] + 10 * len(codes) + best / 2
+        tier = "code"
+    elif phrases:
+        score = TIER_SCORE["phrase"] + best + 2 * (len(phrases) - 1)
+        tier = "phrase"
+    elif overlap is not None:
+        score, phrase, last_block = TIER_SCORE["words"] + overlap[0], overlap[1], overlap[2]
+        tier = "words"
+        first_word = content_words(normalise(phrase))[0]
+        line, text = log.line_of(last_block, first_word)
+        evidence.append(Evidence("words", phrase, line, text))
+    else:
+        return None
+    return tier, score + log.recency(last_block), codes, phrases, longest, evidence
+
+
 def match_issues(text: str, issues: list[dict[str, Any]], stack: str | None = None, hardware: str | None = None,
                  release: str | None = None) -> list[IssueMatch]:
-    """The issues whose codes or phrases occur in `text`, best first (see the module's docstring)."""
-    text = text[:MAX_TEXT]
-    tokens = {token.upper() for token in _TOKEN.findall(text)}
-    normal = normalise(text)
+    """The issues whose codes or phrases occur in `text`'s error lines, best first (see the module's docstring)."""
+    log = _Log.read(text[:MAX_TEXT])
+    entries = [issue for issue in issues if isinstance(issue, dict)]
+    idf = _idf(entries)
     found: list[IssueMatch] = []
-    for issue in issues:
-        if not isinstance(issue, dict):
+    for issue in entries:
+        matched = _match_one(issue, log, idf)
+        if matched is None:
             continue
-        found_rule = issue.get("match")
-        rule: dict[str, Any] = found_rule if isinstance(found_rule, dict) else {}
-        codes = [c for c in rule.get("codes") or [] if isinstance(c, str) and _CODE_SHAPE.match(c.upper())
-                 and _code_forms(c) & tokens]
-        phrases: list[str] = []
-        longest = 0
-        for phrase in rule.get("phrases") or []:
-            if not isinstance(phrase, str):
-                continue
-            needle = normalise(phrase)
-            if _letters(needle) >= MIN_PHRASE_LETTERS and needle in normal:
-                phrases.append(phrase)
-                longest = max(longest, len(needle))
-        if not (codes or phrases):
-            continue
+        tier, score, codes, phrases, longest, evidence = matched
         stacks = {s.get("stack") for s in issue.get("stacks") or [] if isinstance(s, dict)}
         issue_hardware = set(issue.get("hardware") or [])
         found.append(IssueMatch(
             issue, codes, phrases, longest,
             stack_match=None if stack is None else (not stacks or stack in stacks),
             hardware_match=None if hardware is None else (not issue_hardware or hardware in issue_hardware),
-            release=release_answer(issue, release) if release else None))
-    found.sort(key=lambda m: (m.stack_match is False, m.hardware_match is False, not m.codes, -len(m.codes),
-                              -m.phrase_length, -len(m.phrases), str(m.issue.get("id"))))
+            release=release_answer(issue, release) if release else None, tier=tier, score=score, evidence=evidence))
+    found.sort(key=lambda m: (m.stack_match is False, m.hardware_match is False, -m.score, str(m.issue.get("id"))))
     return found
 
 
@@ -238,8 +475,9 @@ def family_issue_lines(items: list[dict[str, Any]]) -> list[str]:
         if listed:
             facts.append(f"listed {listed.get('first')}" + (f" to {listed.get('last')}" if listed.get("last") !=
                                                              listed.get("first") else ""))
-        if fixed:
-            facts.append(f"not listed from {fixed.get('release')} (derived)" if fixed.get("derived")
-                         else f"fixed in {fixed.get('release')}")
+        if listed.get("not_listed_from"):
+            facts.append(f"not listed in the notes from {listed['not_listed_from']} on")
+        if fixed and not fixed.get("derived"):
+            facts.append(f"fixed in {fixed.get('release')}")
         lines.append(f"  {item['title']} ({'; '.join(facts)})")
     return lines

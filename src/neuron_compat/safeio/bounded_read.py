@@ -88,3 +88,32 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return "a special file"
+
+
+def read_tail(path: Path | str, max_bytes: int) -> tuple[bytes, int]:
+    """(the last `max_bytes` bytes of `path`, its whole size): a long log's end, where its errors are. Refuses what
+    `read_regular_file` refuses (a FIFO, a device, a folder) before a byte is read; never reads more than max_bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise UnreadableFile(f"cannot read the file: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile(f"not a regular file ({_kind(info.st_mode)}); only plain files are read")
+        start = max(0, info.st_size - max_bytes)
+        if start:
+            os.lseek(fd, start, os.SEEK_SET)
+        chunks: list[bytes] = []
+        total = 0
+        while total < max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks), max(info.st_size, start + total)
+    except OSError as error:
+        raise UnreadableFile(f"cannot read the file: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
