@@ -26,6 +26,10 @@ from known_issue_harvesters.common import (
 )
 
 DIRECTORY = "compiler/error-codes"
+_IMPERATIVE = re.compile(r"(?i)^(?:consider|use|set|remove|reduce|cast|increase|decrease|ensure|avoid|check|try|change|"
+                         r"split|move|replace|upgrade|update|install|specify|add|make|either|rewrite|tile|shard|lower|"
+                         r"pass|call|provide|convert|apply|restructure|limit|disable|enable|do not|don't|please|if possible)\b")
+"""The index's Recommendation column is advice only when it says what to do; some rows explain the error instead."""
 MAX_TEXT = 1800
 
 
@@ -105,7 +109,8 @@ def entry(path: str, text: str, revision: str, index: dict[str, tuple[str, str]]
             if phrase and phrase not in phrases and len(phrase) >= 20:
                 phrases.append(phrase)
     description = _cap(" ".join([f"{code}: {message}", *(rst_inline(p) for p in explanation)]))
-    workaround_parts = [rst_inline(p) for p in fixes] or ([rst_inline(recommendation)] if recommendation else [])
+    advice = recommendation if _IMPERATIVE.match(plain(rst_inline(recommendation))) else ""  # an explanation is not
+    workaround_parts = [rst_inline(p) for p in fixes] or ([rst_inline(advice)] if advice else [])
     workaround = _cap(" ".join(workaround_parts)) if workaround_parts else None
     page = f"{DIRECTORY}/{Path(path).name}"
     sources = [{"url": docs_url(revision, page), "title": f"{code} ({revision} docs)", "kind": "vendor-docs",

@@ -2,9 +2,11 @@
 
 A known issue is repeated in each release's notes until it is resolved, so one entry gathers the identical item
 (same component, same text after whitespace is collapsed) over every release that lists it: `listed_in` is its first
-and last. `fixed_in` is a release only where that can be read: a bug-fix item is fixed in its own release; a known
-issue whose component's notes of the next release have a known-issues section without it is "not listed from" that
-release (`derived: true`). Otherwise null."""
+and last. `fixed_in` is a release only where a note says so: a bug-fix item is fixed in its own release. A known issue
+whose component's notes of the next release have a known-issues section without it is `listed_in.not_listed_from`
+that release: not a fix, since no note says so. Items that are not issues (a table's header row such as "Area - Fix",
+"None reported for this release", a pointer to another page) are not recorded; the same text under two components
+is one entry. A release the registry lacks (newer than its oldest, not in releases.yaml) is not recorded."""
 
 from __future__ import annotations
 
@@ -77,6 +79,14 @@ class Listing:
     anchors: dict[str, tuple[str, int]] = field(default_factory=dict)  # release -> (anchor, line)
     path: str = ""  # the page it was first read from
     paths: dict[str, str] = field(default_factory=dict)  # release -> page
+    also: list[str] = field(default_factory=list)  # other components whose notes have the same text
+
+
+def _known_release(release: str, releases: set[str]) -> bool:
+    """A release the registry has, or one older than its oldest (the notes go back to 2.0)."""
+    if not releases or release in releases:
+        return True
+    return _key(release) < min(_key(r) for r in releases)
 
 
 def _key(version: str) -> tuple[int, ...]:
@@ -131,11 +141,30 @@ def _cap(text: str) -> str:
     return (cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0]) + " ..."
 
 
+_MARKED = re.compile(r"(?i)(?:\*\*)?(?:workarounds?|solution|mitigation)(?:\*\*)?\s*:(?:\*\*)?\s*(.+?)"
+                     r"(?=\s\*\*[A-Z][A-Za-z ]{2,30}\*\*\s*:|$)", re.S)
+_ADVICE = re.compile(r"^(?:as a workaround|to work around|to avoid|to fix|to resolve|workaround|please|use|set|pin|"
+                     r"install|upgrade|downgrade|avoid|disable|enable|run|add|remove|call|pass|specify|ensure|make sure|"
+                     r"increase|reduce|decrease|lower|raise|switch|replace|change|stay on|we recommend|it is recommended|"
+                     r"customers (?:should|can|must)|users (?:should|can|must)|you (?:should|can|must)|"
+                     r"this can be (?:avoided|worked around|resolved))\b", re.I)
+PLACEHOLDER = re.compile(r"(?i)^[-*\s]*(?:area\s*-\s*(?:error code\s*-\s*)?(?:fix|issue|description)|none(?: reported)?"
+                         r"(?: for this release)?|n/?a|no known issues?(?: for this release)?|known issues are listed at "
+                         r"[\w-]+|other minor fixes and improvements|description)\.?$")
+"""Items that are not issues: a list-table's header row, a placeholder, a pointer to another page."""
+
+
 def _workaround(text: str) -> str | None:
-    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", text)
-    chosen = [s for s in sentences if re.search(r"(?i)\b(workaround|work around|to avoid|recommend|should (use|pin|set)"
-                                                r"|use release|pin to|instead|set the|as a workaround|upgrade)\b", s)]
-    return _cap(" ".join(chosen)) if chosen else None
+    """The workaround as the note gives it, word for word: the text after a "Workaround:" mark (to the next bold
+    mark), or from the first sentence that gives advice to the end of the item."""
+    marked = _MARKED.search(text)
+    if marked and marked.group(1).strip():
+        return _cap(marked.group(1).strip())
+    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z`])", text)
+    for index, sentence in enumerate(sentences):
+        if index and _ADVICE.match(sentence.lstrip("*_ ")):
+            return _cap(" ".join(sentences[index:]))
+    return None
 
 
 def _pin(text: str) -> str | None:
@@ -155,6 +184,7 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, r
             pages.append((path, PREVIOUS_COMPONENTS[Path(parts[3]).stem], parts[2]))
     listings: dict[tuple[str, str, str, str], Listing] = {}
     component_known: dict[str, dict[str, bool]] = {}
+    skipped: dict[str, str] = {}
     for path, component, fixed_release in pages:
         try:
             items, has_known = read_component(path, page_at(mirror, revision, path), fixed_release)
@@ -168,9 +198,18 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, r
             result.not_recorded.append({"path": path, "reason": "no Known Issues or Bug Fixes item under a release"})
         for kind, release, library, text, line, anchor in items:
             normal = " ".join(text.split()).casefold()
+            if PLACEHOLDER.match(normal):
+                skipped.setdefault(normal, f"{path}:{line}")
+                continue
+            if not _known_release(release, releases):
+                result.not_recorded.append({"path": f"{path}:{line}", "reason": f"release {release} is not in "
+                                            "releases.yaml (newer than its oldest release): not recorded"})
+                continue
             key = (component, kind, "" if fixed_release else library.casefold(), normal)
-            key = next((k for k in listings if k[0] == component and k[1] == kind and k[3] == normal), key)
+            key = next((k for k in listings if k[1] == kind and k[3] == normal), key)  # any component: one entry
             listing = listings.setdefault(key, Listing(component, kind, library, text, path=path))
+            if component != listing.component and component not in listing.also:
+                listing.also.append(component)
             if release not in listing.releases:
                 listing.releases.append(release)
                 listing.anchors[release] = (anchor, line)
@@ -180,6 +219,9 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, r
     for path in sorted(archived):
         result.not_recorded.append({"path": path, "reason": "archived per-library notes (Inf1-era libraries) name the "
                                     "library's own versions, not Neuron releases: not read"})
+    for text, where in skipped.items():
+        result.not_recorded.append({"path": where, "reason": f"not an issue (a table header, a placeholder or a "
+                                    f"pointer): {text[:80]!r}"})
     for listing in listings.values():
         result.add(_entry(listing, revision, verified, component_known.get(listing.component, {}), releases,
                           family_names), listing.path)
@@ -191,12 +233,13 @@ def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[s
     first, last = ordered[0], ordered[-1]
     markdown = _cap(rst_inline(listing.text))
     fixed: dict[str, Any] | None = None
+    listed: dict[str, Any] = {"first": first, "last": last}
     if listing.kind == "bug-fix":
         fixed = {"release": first}
     else:
         later = sorted((r for r in has_known if _key(r) > _key(last)), key=_key)
         if later and has_known[later[0]]:
-            fixed = {"release": later[0], "derived": True}
+            listed["not_listed_from"] = later[0]  # not a fix: no note says so
     path = listing.paths.get(last) or listing.path or f"{DIRECTORY}/{listing.component}.rst"
     anchor, line = listing.anchors[last]
     sources = [{"url": docs_url(revision, path, anchor), "title": f"{listing.component} release notes, Neuron {last} "
@@ -204,22 +247,26 @@ def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[s
                 "verified": verified},
                {"url": file_url(revision, path, line), "title": f"{path} at {revision}", "kind": "release-notes",
                 "verified": verified}]
-    stacks = stacks_for(listing.component, listing.library)
+    stacks = list(stacks_for(listing.component, listing.library))
+    for other in listing.also:
+        stacks += [stack for stack in stacks_for(other, listing.library) if stack not in stacks]
     families = families_named(listing.text, family_names)
     pin = _pin(listing.text)
     prefix = "fixed" if listing.kind == "bug-fix" else "known"
+    match = {"codes": codes_in(listing.text), "phrases": literal_messages(listing.text)[:4]}
     return {
         "id": slug(listing.component, prefix, title_of(rst_inline(listing.text), 40)) + "-" + _short(listing),
         "title": title_of(rst_inline(listing.text)),
         "kind": listing.kind,
         "component": listing.component,
-        "match": {"codes": codes_in(listing.text), "phrases": literal_messages(listing.text)[:4]},
+        "match": match,
+        "browse_only": None if match["codes"] or match["phrases"] else "the release note quotes no error text",
         "stacks": [{"stack": stack} for stack in stacks],
         "hardware": hardware_in(listing.text),
         "families": families,
         "description": markdown,
         "workaround": _workaround(markdown) if listing.kind == "known-issue" else None,
-        "listed_in": {"first": first, "last": last},
+        "listed_in": listed,
         "fixed_in": fixed,
         "pin_release": pin if pin in releases else None,
         "sources": sources,

@@ -1,6 +1,8 @@
 """Troubleshooting pages: each section (a heading with its own text) is one entry; the log lines of its literal
 blocks (after the timestamp, pid, level and function columns) and an error-like heading are its phrases; its
-Solution / Workaround subsection or **Solution** paragraph is the workaround."""
+Solution / Workaround subsection, or its text from a **Solution** mark or a "To work around this" paragraph on, is
+the workaround, word for word with its commands. A "Description" subsection belongs to its parent's issue; index,
+help and FAQ sections are not issues."""
 
 from __future__ import annotations
 
@@ -60,45 +62,94 @@ def _cap(text: str) -> str:
     return (cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0]) + " ..."
 
 
-def split_blocks(lines: list[str]) -> tuple[list[str], list[str]]:
-    """(prose paragraphs, literal lines) of a section."""
-    prose: list[str] = []
-    literal: list[str] = []
+def split_parts(lines: list[str]) -> list[tuple[str, str]]:
+    """A section's paragraphs and literal lines in page order: ("prose", paragraph) or ("literal", line). A literal
+    block is a `::` paragraph's indented block or a code directive (`.. code:: bash`, `.. code-block::`)."""
+    parts: list[tuple[str, str]] = []
     paragraph: list[str] = []
     in_block = False
-    block_indent = 0
+    block_indent = block_lines = 0
+
+    def flush() -> None:
+        if paragraph:
+            parts.append(("prose", " ".join(paragraph)))
+            paragraph.clear()
+
     for line in lines:
         stripped = line.strip()
         indent = len(line) - len(line.lstrip())
         if in_block:
-            if not stripped:
+            if not stripped or (re.match(r"^:[\w-]+:", stripped) and not block_lines):  # a directive's options
                 continue
             if indent > block_indent:
-                literal.append(stripped)
+                parts.append(("literal", stripped))
+                block_lines += 1
                 continue
             in_block = False
         if not stripped:
-            if paragraph:
-                prose.append(" ".join(paragraph))
-                paragraph = []
+            flush()
             continue
         if stripped.startswith(".. "):
-            if paragraph:
-                prose.append(" ".join(paragraph))
-                paragraph = []
-            in_block = stripped.endswith("::") and re.match(r"\.\.\s+(code|code-block|sourcecode)::", stripped) is not None
-            block_indent = indent
+            flush()
+            in_block = re.match(r"\.\.\s+(code|code-block|sourcecode|parsed-literal)::", stripped) is not None
+            block_indent, block_lines = indent, 0
             continue
         if stripped.endswith("::"):
             paragraph.append(stripped[:-2].rstrip() + ("" if stripped == "::" else ":"))
-            prose.append(" ".join(paragraph))
-            paragraph = []
-            in_block, block_indent = True, indent
+            flush()
+            in_block, block_indent, block_lines = True, indent, 0
             continue
         paragraph.append(stripped)
-    if paragraph:
-        prose.append(" ".join(paragraph))
-    return [p for p in prose if p.strip(": ")], literal
+    flush()
+    return [(kind, text) for kind, text in parts if kind == "literal" or text.strip(": ")]
+
+
+def split_blocks(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(prose paragraphs, literal lines) of a section."""
+    parts = split_parts(lines)
+    return [text for kind, text in parts if kind == "prose"], [text for kind, text in parts if kind == "literal"]
+
+
+_ADVICE = re.compile(r"(?i)^(?:\*\*(?:solutions?|workarounds?|fix|resolution)\*\*|solutions?:|workarounds?:|"
+                     r"to work[- ]?around|as a work[- ]?around|to (?:fix|resolve|avoid) (?:this|it|the)|"
+                     r"to (?:fix|resolve|avoid) this)")
+
+
+def advice_at(text: str) -> int | None:
+    """Where a paragraph starts giving advice: its start, or a sentence in it ("... >= 2.32. To work-around this, ...")."""
+    if _ADVICE.match(text):
+        return 0
+    for found in re.finditer(r"(?<=[.!:])\s+(?=[A-Z*])", text):
+        if _ADVICE.match(text[found.end():]):
+            return found.end()
+    return None
+
+
+def workaround_text(parts: list[tuple[str, str]]) -> tuple[list[str], str]:
+    """(the issue's paragraphs, the workaround as the page gives it): from the first paragraph or sentence that gives
+    advice on, its paragraphs and its commands (as `code`), word for word."""
+    for index, (kind, text) in enumerate(parts):
+        at = advice_at(text) if kind == "prose" else None
+        if at is not None:
+            issue = [t for k, t in parts[:index] if k == "prose"] + ([text[:at].strip()] if at else [])
+            return issue, _render([("prose", text[at:]), *parts[index + 1:]])
+    return [t for k, t in parts if k == "prose"], ""
+
+
+def _render(parts: list[tuple[str, str]]) -> str:
+    out: list[str] = []
+    code: list[str] = []
+    for kind, text in parts:
+        if kind == "literal":
+            code.append(text)
+            continue
+        if code:
+            out.append("`" + "; ".join(code).replace("`", "'") + "`")
+            code = []
+        out.append(rst_inline(re.sub(r"^\*\*(Solutions?|Workarounds?|Fix|Resolution)\*\*\s*:?\s*", "", text)))
+    if code:
+        out.append("`" + "; ".join(code).replace("`", "'") + "`")
+    return " ".join(part for part in out if part).replace("<", "\u2039")
 
 
 def log_phrases(literal: list[str]) -> list[str]:
@@ -114,37 +165,46 @@ def log_phrases(literal: list[str]) -> list[str]:
     return found
 
 
+_SUBTITLE = re.compile(r"(?i)^(description|symptoms?|problem|issue|cause|explanation|error|details)$")
+_NOT_AN_ISSUE = re.compile(r"(?i)^(getting help|diagnostic information|general troubleshooting|.*\btroubleshooting|"
+                           r"table of contents|overview|introduction|compatibility|capture and setup|"
+                           r"viewing and analysis|performance impact|memory usage considerations)$")
+
+
 def read_page(path: str, text: str) -> list[dict[str, Any]]:
     lines = text.splitlines()
     found = headings(lines)
     sections: list[dict[str, Any]] = []
     for position, heading in enumerate(found):
-        if heading.level == 0 or _SOLUTION.match(heading.title) or heading.title.lower().startswith("table of contents"):
+        if heading.level == 0 or _SOLUTION.match(heading.title) or _NOT_AN_ISSUE.match(heading.title):
             continue
-        end = len(lines)
+        title = heading.title
+        if _SUBTITLE.match(title):  # "Description" under the issue's own heading: the entry is the parent's
+            parent = next((h for h in reversed(found[:position]) if h.level < heading.level), None)
+            if parent is None:
+                continue
+            title = parent.title
         solution_lines: list[str] = []
         for later in found[position + 1:]:
             if _SOLUTION.match(later.title) and later.level > heading.level:
                 stop = next((h.line for h in found if h.line > later.line), len(lines))
                 solution_lines.extend(lines[later.line + 2:stop])
                 continue
-            end = later.line
             break
         own_end = next((h.line for h in found[position + 1:]), len(lines))
-        prose, literal = split_blocks(lines[heading.line + 2: own_end])
-        solution_prose, solution_literal = split_blocks(solution_lines)
-        if not prose and not literal:
+        parts = split_parts(lines[heading.line + 2: own_end])
+        if not parts:
             continue
-        issue, workaround = [], list(solution_prose)
-        for paragraph in prose:
-            marked = re.match(r"\*\*(Solution|Workaround|Fix|Resolution)\*\*\s*:?\s*(.*)", paragraph)
-            if marked:
-                workaround.append(marked.group(2))
-            else:
-                issue.append(re.sub(r"^\*\*(Issue|Explanation|Problem|Cause|Symptom)\*\*\s*:?\s*", "", paragraph))
-        del end
-        sections.append({"title": heading.title, "line": heading.line + 1, "issue": issue, "workaround": workaround,
-                         "literal": literal + solution_literal[:0], "anchor": slug(heading.title)})
+        issue, workaround = workaround_text(parts)
+        solution = _render(split_parts(solution_lines))
+        issue = [re.sub(r"^\*\*(Issue|Explanation|Problem|Cause|Symptoms?|Description)\*\*\s*:?\s*", "", p)
+                 for p in issue]
+        literal = [text for kind, text in parts if kind == "literal"]
+        advice = next((i for i, (k, t) in enumerate(parts) if k == "prose" and advice_at(t) is not None), len(parts))
+        error_literal = [text for kind, text in parts[:advice] if kind == "literal"]
+        sections.append({"title": title, "line": heading.line + 1, "issue": issue,
+                         "workaround": " ".join(part for part in (workaround, solution) if part),
+                         "literal": error_literal, "all_literal": literal, "anchor": slug(title)})
     return sections
 
 
@@ -175,17 +235,19 @@ def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, a
             elif heading_phrase and _ERRORISH.search(title) and len(title) >= 25:
                 phrases.insert(0, heading_phrase)
             body = " ".join(rst_inline(p) for p in section["issue"]) or title
+            if not section["issue"] and section["literal"]:
+                body = (f"{title}: `" + "; ".join(section["literal"][:6]).replace("`", "'") + "`").replace("<", "\u2039")
             all_text = " ".join([section["title"], *section["issue"], *section["literal"]])
             entry = {
                 "id": slug(component, "ts", title) + "-" + str(section["line"]),
                 "title": title_of(title),
                 "kind": "troubleshooting",
                 "component": component,
-                "match": {"codes": codes_in(all_text), "phrases": phrases[:6]},
+                "match": {"codes": codes_in(all_text), "phrases": list(dict.fromkeys(phrases))[:6]},
                 "stacks": [{"stack": stack} for stack in stacks],
                 "hardware": hardware_in(all_text) if "Inf1, Inf2 and Trn1" not in section["title"] else [],
                 "description": _cap(body),
-                "workaround": _cap(" ".join(rst_inline(p) for p in section["workaround"])) or None,
+                "workaround": _cap(section["workaround"]) or None,
                 "sources": [{"url": docs_url(revision, path, section["anchor"]), "title": f"{title_of(title, 80)} "
                              f"({revision} docs)", "kind": "vendor-docs", "verified": verified},
                             {"url": file_url(revision, path, section["line"]), "title": f"{path} at {revision}",

@@ -92,7 +92,7 @@ CASES: list[tuple[str, set[str]]] = [
      {"nxd-training-ts-import-errors-generic-ty-540"}),
     ("W: An error occurred during the signature verification. The repository is not updated and the previous index "
      "files will be used. GPG error: https://apt.repos.neuron.amazonaws.com focal InRelease: The following signatures "
-     "were invalid: EXPKEYSIG 5749CAD8646D9185 Amazon AWS Neuron", {"setup-ts-description-15"}),
+     "were invalid: EXPKEYSIG 5749CAD8646D9185 Amazon AWS Neuron", {"setup-ts-how-to-update-neuron-repository-15"}),
     ("2026-Aug-08 10:11:12.1314 15:16 ERROR TDRV:tdrv_one_tmpbuf_reserve Number of ONE TMPBUF pages requested "
      "exceeded the max number of pages allowed (requested: 42, max allowed: 16).",
      {"nxd-training-ts-tdrv-error-tdrv-tdrv-one-289"}),

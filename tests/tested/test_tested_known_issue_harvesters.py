@@ -82,8 +82,9 @@ def test_a_known_issue_repeated_in_each_release_is_one_entry_listed_first_to_las
     assert qwen["listed_in"] == {"first": "2.21.0", "last": "2.22.0"}
     assert "fixed_in" not in qwen  # still listed in the newest notes: no fix is invented
     assert qwen["families"] == ["qwen3_moe"]  # the longer name wins over 'qwen3' inside it
-    gone = entries["Old issue, gone in 2"]
-    assert gone["fixed_in"] == {"release": "2.22.0", "derived": True}
+    gone = entries["Old issue, gone in 2"]  # no longer listed is not fixed: said as such, never "fixed in"
+    assert gone["listed_in"] == {"first": "2.21.0", "last": "2.21.0", "not_listed_from": "2.22.0"}
+    assert "fixed_in" not in gone
     fixed = entries["Fixed a crash that p"]
     assert fixed["fixed_in"] == {"release": "2.21.0"} and fixed["kind"] == "bug-fix"
     assert fixed["match"]["phrases"] == ["RuntimeError: Failed to load NEFF on core"]
@@ -136,3 +137,99 @@ def test_a_run_on_a_mirror_writes_a_valid_file_and_check_detects_staleness(tmp_p
     assert stale.returncode == 1 and "out of date" in stale.stderr
     missing = subprocess.run([*run[:-4], "--revision", "v9.9.9"], capture_output=True, text=True)
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1
+
+
+JUNK = """NxD Core (Neuron 2.22.0 Release)
+--------------------------------
+
+Bug Fixes
+^^^^^^^^^
+
+* - Area - Error Code - Fix
+* None reported for this release.
+* Fixed an auto-allocated output reporting ``void``.
+
+Known Issues
+^^^^^^^^^^^^
+
+* Auto-allocated output tensors may report a void dtype. Use ``.view(np.float16)`` or ``.view(np.float32)`` to
+  reinterpret.
+* **Python 3.12**: not supported. **Impact**: installs fail. **Workaround**: Use Python 3.10 or 3.11.
+"""
+
+
+def test_table_headers_and_placeholders_are_not_issues_and_workarounds_are_word_for_word(tmp_path: Path) -> None:
+    work = tmp_path / "docs"
+    (work / "release-notes" / "components").mkdir(parents=True)
+    (work / "release-notes" / "components" / "nxd-core.rst").write_text(JUNK, encoding="utf-8")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "docs")
+    result = Harvested("release-notes", "d", "s", "HEAD")
+    release_notes.harvest(work / ".git", "HEAD", result, dt.date(2026, 8, 1), {"2.22.0"}, {})
+    titles = [entry["title"] for entry in result.issues]
+    assert not any(t.startswith(("- Area", "Area", "None reported")) for t in titles), titles
+    workarounds = {entry["title"][:12]: entry.get("workaround") for entry in result.issues}
+    assert workarounds["Auto-allocat"] == "Use `.view(np.float16)` or `.view(np.float32)` to reinterpret."
+    assert workarounds["Python 3.12:"] == "Use Python 3.10 or 3.11."
+    assert {e["browse_only"] for e in result.issues if "match" not in e} == {"the release note quotes no error text"}
+
+
+def test_a_release_the_registry_lacks_is_not_recorded(tmp_path: Path) -> None:
+    work = tmp_path / "docs"
+    (work / "release-notes" / "components").mkdir(parents=True)
+    (work / "release-notes" / "components" / "nxd-core.rst").write_text(
+        JUNK.replace("2.22.0", "2.99.0"), encoding="utf-8")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "docs")
+    result = Harvested("release-notes", "d", "s", "HEAD")
+    release_notes.harvest(work / ".git", "HEAD", result, dt.date(2026, 8, 1), {"2.21.0", "2.22.0"}, {})
+    assert result.issues == []
+    assert any("release 2.99.0 is not in releases.yaml" in n["reason"] for n in result.not_recorded)
+
+
+def test_a_page_named_with_a_space_is_read(tmp_path: Path) -> None:
+    from known_issue_harvesters.common import files_at
+
+    work = tmp_path / "docs"
+    (work / "compiler" / "error-codes").mkdir(parents=True)
+    (work / "compiler" / "error-codes" / "E 001.rst").write_text("x\n", encoding="utf-8")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "docs")
+    assert files_at(work / ".git", "HEAD", "compiler/error-codes") == ["compiler/error-codes/E 001.rst"]
+
+
+def test_a_commit_dated_in_the_future_is_refused_not_written_as_verified(tmp_path: Path) -> None:
+    work = tmp_path / "docs"
+    pages = work / "compiler" / "error-codes"
+    pages.mkdir(parents=True)
+    (pages / "EOOM001.rst").write_text("NCC_EOOM001\n===========\n\n**Error message**: The combined memory needed "
+                                       "for the model tensors exceeds the high-bandwidth memory limit.\n\n", "utf-8")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    subprocess.run(["git", "-C", str(work), "commit", "-qm", "docs"], check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@x", "GIT_AUTHOR_DATE": "2099-01-01T00:00:00",
+                        "GIT_COMMITTER_DATE": "2099-01-01T00:00:00", "PATH": "/usr/bin:/bin"})
+    _git(work, "tag", "v2.27.0")
+    output = tmp_path / "error-codes.harvested.yaml"
+    script = ROOT / "scripts" / "harvest_known_issues_error_codes.py"
+    run = subprocess.run([sys.executable, str(script), "--mirror", str(work / ".git"), "--revision", "v2.27.0",
+                          "--output", str(output)], capture_output=True, text=True)
+    assert run.returncode == 1 and not output.exists()
+    assert "2099-01-01, after today" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_contract_refusal_is_one_readable_line_per_problem() -> None:
+    from known_issue_harvesters.common import validation_lines
+    from pydantic import ValidationError
+
+    from neuron_compat.contract.known_issues import KnownIssuesFile
+
+    with pytest.raises(ValidationError) as caught:
+        KnownIssuesFile.model_validate({"issues": [{"id": "x"}, {"id": "y", "title": "t"}]})
+    lines = validation_lines(caught.value)
+    assert "issues.0.title: Field required" in lines and all("\n" not in line for line in lines)
+    assert len(lines) == caught.value.error_count()

@@ -100,15 +100,26 @@ class ListedIn(Model):
 
     first: ReleaseText = Field(description="The oldest release whose notes list it.")
     last: ReleaseText = Field(description="The newest release whose notes list it.")
+    not_listed_from: ReleaseText | None = Field(
+        default=None, description="The first release after `last` whose notes of the component have a known-issues "
+        "section without it. Not a fix: no note says it was fixed, so it is shown as \"not listed in the notes from R "
+        "on\", never as \"fixed in\".")
 
 
 class FixedIn(Model):
-    """The release that fixed it: named by a release's bug-fix notes, or derived from where the issue stops being
-    listed (`derived: true`: the issue is not listed from this release on, in notes that list the component)."""
+    """The release that fixed it, where a source says so: a release's bug-fix notes, or a note naming the release.
+    A known issue that merely stops being listed is not fixed: that is `listed_in.not_listed_from`."""
 
-    release: ReleaseText = Field(description="The first release with the fix (or the first not listing it).")
-    derived: bool = Field(default=False, description="True when no note says so: the known issue is not listed "
-                          "from this release on.")
+    release: ReleaseText = Field(description="The first release with the fix, as a source says.")
+    derived: bool = Field(default=False, description="Always false: a release no source names as the fix is not "
+                          "written here (use listed_in.not_listed_from).")
+
+    @model_validator(mode="after")
+    def _said_by_a_source(self) -> FixedIn:
+        if self.derived:
+            raise ValueError("a fix no source names is not a fix: write the release the notes stop listing it in "
+                             "listed_in.not_listed_from, and leave fixed_in out")
+        return self
 
 
 class KnownIssue(Model):
@@ -122,6 +133,8 @@ class KnownIssue(Model):
                                    "runtime, nxd-inference, pytorch, ...), when the source says.")
     match: IssueMatch | None = Field(default=None, description="How `explain` recognises its error text (null: the "
                                      "source quotes no error text; the entry is listed on the pages, not matched).")
+    browse_only: PlainText | None = Field(default=None, description="Why `explain` cannot match it (an entry without "
+                                          "`match`), e.g. \"the release note quotes no error text\".")
     stacks: list[AffectedStack] = Field(default_factory=list, description="Where it occurs (empty: a component no "
                                         "stack of stacks.yaml covers, such as JAX).")
     hardware: list[Hardware] = Field(default_factory=list, description="Hardware it occurs on (empty: any).")
@@ -137,6 +150,13 @@ class KnownIssue(Model):
                                               "(\"use release 2.28\"); the recommendation shows it for the families.")
     sources: list[Source] = Field(min_length=1, description="Release notes known-issues sections, docs pages or "
                                   "public issue threads that describe it.")
+
+
+    @model_validator(mode="after")
+    def _matched_or_browsed(self) -> KnownIssue:
+        if self.match is not None and self.browse_only is not None:
+            raise ValueError("an entry with a match is not browse-only: drop browse_only")
+        return self
 
 
 class KnownIssuesFile(Model):

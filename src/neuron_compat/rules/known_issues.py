@@ -1,5 +1,7 @@
 """Known issues name stacks, releases, stack versions and families that exist; ids are unique across files; fixed_in
-comes after since; a release list's first is not after its last, and a fix is not before the first listing."""
+comes after since; a release list's first is not after its last, and a fix is not before the first listing. A release
+the notes list (`listed_in`, `fixed_in`) from the oldest of releases.yaml on is one of releases.yaml (older ones, back
+to 2.0, predate the registry)."""
 
 from __future__ import annotations
 
@@ -37,7 +39,33 @@ def check(registry: Registry) -> Iterator[Finding]:
                     and version_key(issue.fixed_in.release) < version_key(issue.listed_in.first)):
                 yield Finding(key, (*where, "fixed_in", "release"), f"fixed in {issue.fixed_in.release}, before the "
                               f"first release listing it ({issue.listed_in.first})", "a fix comes after the issue")
+            if check_releases:
+                yield from _listed_releases(registry, key, where, issue)
             yield from _stacks(registry, key, where, issue, check_releases)
+
+
+def _padded(version: str) -> tuple[int, ...]:
+    """'2.21' and '2.21.0' alike (a release the notes name has two or three parts); other text sorts first."""
+    parts = tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
+    return parts + (0,) * (3 - len(parts))
+
+
+def _listed_releases(registry: Registry, key: FileKey, where: tuple[str | int, ...], issue: KnownIssue
+                     ) -> Iterator[Finding]:
+    known = {_padded(version) for version in registry.release_versions}
+    if not known:
+        return
+    oldest = min(known)
+    named: list[tuple[tuple[str, ...], str | None]] = []
+    if issue.listed_in:
+        named += [(("listed_in", "first"), issue.listed_in.first), (("listed_in", "last"), issue.listed_in.last),
+                  (("listed_in", "not_listed_from"), issue.listed_in.not_listed_from)]
+    if issue.fixed_in:
+        named.append((("fixed_in", "release"), issue.fixed_in.release))
+    for path, version in named:
+        if version is not None and _padded(version) >= oldest and _padded(version) not in known:
+            yield Finding(key, (*where, *path), f"release '{version}' is not in releases.yaml",
+                          release_hint(version, registry.release_versions))
 
 
 def _stacks(registry: Registry, key: FileKey, where: tuple[str | int, ...], issue: KnownIssue,

@@ -1,4 +1,5 @@
-"""A source cannot have been verified in the future: `verified` is at most one day after today (time zones)."""
+"""A source cannot have been verified in the future: `verified` (families' sources, known issues' sources) and a
+harvested file's `taken` are at most one day after today (time zones)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,16 @@ def check(registry: Registry) -> Iterator[Finding]:
                     yield Finding(key, ("support", index, "sources", position, "verified"),
                                   f"verified {source.verified.isoformat()} is in the future",
                                   "write the date the source was read")
+    for key, file in registry.known_issue_files:
+        if file.harvest is not None and file.harvest.taken > latest:
+            yield Finding(key, ("harvest", "taken"), f"taken {file.harvest.taken.isoformat()} is in the future",
+                          "write the day the harvest ran")
+        for index, issue in enumerate(file.issues):
+            for position, source in enumerate(issue.sources):
+                if source.verified > latest:
+                    yield Finding(key, ("issues", index, "sources", position, "verified"),
+                                  f"verified {source.verified.isoformat()} is in the future",
+                                  "write the date the source was read (a harvest: the commit date of the tag read)")
 
 
 RULE = Rule(name="source-dates", check=check)
