@@ -16,6 +16,7 @@ from harvesters.harvest_script import HarvestError, OutputTooLarge
 from known_issue_harvesters.common import (
     ALL_NEURONX_STACKS,
     Harvested,
+    Heading,
     codes_in,
     docs_url,
     file_url,
@@ -43,7 +44,15 @@ PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("tools/neuron-explorer/troubleshooting.rst", "dev-tools", ALL_NEURONX_STACKS),
     ("frameworks/jax/setup/jax-neuronx-known-issues.rst", "jax", ()),
     ("archive/torch-neuron/troubleshooting-guide.rst", "pytorch", ("torch-neuron",)),
+    ("archive/appnotes/torch-neuronx/introducing-pytorch-2-9.rst", "pytorch", ("torch-neuronx",)),
+    ("archive/appnotes/torch-neuronx/introducing-pytorch-2-8.rst", "pytorch", ("torch-neuronx",)),
+    ("archive/appnotes/torch-neuronx/introducing-pytorch-2-7.rst", "pytorch", ("torch-neuronx",)),
+    ("archive/appnotes/torch-neuronx/introducing-pytorch-2-6.rst", "pytorch", ("torch-neuronx",)),
+    ("archive/appnotes/torch-neuronx/introducing-pytorch-2-x.rst", "pytorch", ("torch-neuronx",)),
 )
+ONLY_UNDER = {path: "Troubleshooting and Known Issues" for path, _, _ in PAGES if "/introducing-pytorch-" in path}
+"""Pages of which only one section's issues are read (the PyTorch NeuronX app notes: their migration text and FAQ
+are not issues). The same issue in several app notes is one entry, from the newest."""
 """(page, component, stacks): the pages read when the tag has them; a missing one is named in not_recorded."""
 _SOLUTION = re.compile(r"(?i)^(solutions?|workarounds?|resolution|fix|how to fix|possible solutions?)$")
 _ERRORISH = re.compile(r"(?i)(error|fail|unable|cannot|can't|not (available|compatible|supported|found)|exceed|"
@@ -171,12 +180,29 @@ _NOT_AN_ISSUE = re.compile(r"(?i)^(getting help|diagnostic information|general t
                            r"viewing and analysis|performance impact|memory usage considerations)$")
 
 
-def read_page(path: str, text: str) -> list[dict[str, Any]]:
+def _inside(found: list[Heading], title: str | None) -> set[int]:
+    """The positions of the headings under the heading named `title` (all of them when `title` is None)."""
+    if title is None:
+        return set(range(len(found)))
+    inside: set[int] = set()
+    for position, heading in enumerate(found):
+        if heading.title.strip().casefold() != title.casefold():
+            continue
+        for later in range(position + 1, len(found)):
+            if found[later].level <= heading.level:
+                break
+            inside.add(later)
+    return inside
+
+
+def read_page(path: str, text: str, only_under: str | None = None) -> list[dict[str, Any]]:
     lines = text.splitlines()
     found = headings(lines)
     sections: list[dict[str, Any]] = []
+    inside = _inside(found, only_under)
     for position, heading in enumerate(found):
-        if heading.level == 0 or _SOLUTION.match(heading.title) or _NOT_AN_ISSUE.match(heading.title):
+        if (heading.level == 0 or position not in inside or _SOLUTION.match(heading.title)
+                or _NOT_AN_ISSUE.match(heading.title)):
             continue
         title = heading.title
         if _SUBTITLE.match(title):  # "Description" under the issue's own heading: the entry is the parent's
@@ -208,6 +234,21 @@ def read_page(path: str, text: str) -> list[dict[str, Any]]:
     return sections
 
 
+_MESSAGE_TITLE = re.compile(r"^(?:[\w.]*(?:Error|Exception|Warning)\b|WARNING|ERROR|Error|Warning)[:\s]")
+
+
+def title_messages(raw: str, title: str) -> list[str]:
+    """The error messages a section title quotes: its ``literal`` parts, the title itself when it is a message
+    (`AttributeError: ...`, `WARNING:...`), or its quoted parts; split at placeholders (`...`, `<N>`)."""
+    literals = [rst_inline(part) for part in re.findall(r"``(.+?)``", raw)]
+    if literals:
+        return [phrase for literal in literals if len(literal) >= 12 for phrase in phrase_parts(literal)]
+    if _MESSAGE_TITLE.match(title):
+        return phrase_parts(title)
+    return [part for q in re.findall(r'["\u201c]([^"\u201c\u201d]{12,400})["\u201d]', title) + re.findall(
+        r"(?<![A-Za-z])'([^']{12,400})'(?![A-Za-z])", title) for part in phrase_parts(q)]
+
+
 NO_PAGE = {"frameworks/torch/pytorch-native-overview.rst": "TorchNeuron: its overview has FAQs but no troubleshooting "
            "section with error text, so nothing is recorded for the torchneuron stack from it"}
 
@@ -215,21 +256,28 @@ NO_PAGE = {"frameworks/torch/pytorch-native-overview.rst": "TorchNeuron: its ove
 def harvest(mirror: Path, revision: str, result: Harvested, verified: dt.date, available: set[str]) -> None:
     for path, reason in NO_PAGE.items():
         result.not_recorded.append({"path": path, "reason": reason})
+    seen: dict[str, str] = {}  # an app note's issue title -> where it was first recorded
     for path, component, stacks in PAGES:
         if path not in available:
             result.not_recorded.append({"path": path, "reason": f"not in the docs at {revision}"})
             continue
         try:
-            sections = read_page(path, page_at(mirror, revision, path))
+            sections = read_page(path, page_at(mirror, revision, path), ONLY_UNDER.get(path))
         except (OutputTooLarge, HarvestError) as error:
             result.not_recorded.append({"path": path, "reason": str(error)})
             continue
         for section in sections:
             title = plain(rst_inline(section["title"]))
+            if path in ONLY_UNDER:
+                key = " ".join(title.casefold().split())
+                if key in seen:
+                    result.not_recorded.append({"path": f"{path}:{section['line']}", "reason": "the same issue as "
+                                                f"{seen[key]} (a newer app note): one entry"})
+                    continue
+                seen[key] = f"{path}:{section['line']}"
             phrases = log_phrases(section["literal"])
             heading_phrase = phrase_of(title)
-            quoted = [part for q in re.findall(r'["\u201c]([^"\u201c\u201d]{12,400})["\u201d]', title) + re.findall(
-                r"(?<![A-Za-z])'([^']{12,400})'(?![A-Za-z])", title) for part in phrase_parts(q)]
+            quoted = title_messages(section["title"], title)
             if quoted:
                 phrases[:0] = quoted
             elif heading_phrase and _ERRORISH.search(title) and len(title) >= 25:

@@ -257,3 +257,18 @@ def test_a_source_folder_needs_a_source_name(registry: Path, monkeypatch: pytest
     assert [p.format() for p in validate_registry("registry").problems] == [
         "registry/configurations/Bad Name: a folder of configurations/ is named by its source id (a-z, 0-9, '-' or '_' "
         "between them) (rename it, e.g. reported)"]
+
+
+def test_a_known_issue_verified_in_the_future_or_naming_a_release_the_registry_lacks_is_refused(registry: Path) -> None:
+    future = KNOWN.replace("verified: 2026-12-03", "verified: 2099-01-01")
+    problems = _issue_problems(registry, future)
+    assert any("verified 2099-01-01 is in the future" in p for p in problems), problems
+    listed = KNOWN.replace("    families: [llama]\n", "    families: [llama]\n    kind: known-issue\n"
+                           "    listed_in: {first: \"2.0.0\", last: \"2.99.0\", not_listed_from: \"2.99.1\"}\n")
+    problems = _issue_problems(registry, listed)
+    assert any("listed_in.last: release '2.99.0' is not in releases.yaml" in p for p in problems), problems
+    assert any("listed_in.not_listed_from: release '2.99.1'" in p for p in problems), problems
+    assert not any("'2.0.0'" in p for p in problems), problems  # older than the registry: the notes go back to 2.0
+    derived = KNOWN.replace("    families: [llama]\n", "    families: [llama]\n    fixed_in: {release: \"2.22.0\", "
+                            "derived: true}\n")
+    assert any("a fix no source names is not a fix" in p for p in _issue_problems(registry, derived))

@@ -7,7 +7,8 @@ matches across line breaks and whatever the numbers. Only the log's error lines 
 up to its cap, the last error lines first, with the lines around them).
 
 Ranked matching, three tiers, best first:
-1. an error code the entry names, as a whole token (`NCC_EOOM001`, or its bare `EOOM001`; only code-shaped tokens);
+1. an error code the entry names, as a whole token (`NCC_EOOM001`, or its bare `EOOM001`; only code-shaped tokens;
+   a status code of GENERIC_CODES such as `NRT_TIMEOUT` only adds to a match made otherwise);
 2. a distinctive phrase of the entry, found whole in the log;
 3. word overlap: every content word of one of the entry's distinctive phrases in one block of the log, whatever the
    order or the words between (a message whose variable part is a name).
@@ -45,6 +46,10 @@ DISTINCTIVE = 2.5
 OVERLAP = 4.0
 """The least weight of content words a phrase needs to match by word overlap (tier 3)."""
 TIER_SCORE = {"code": 300.0, "phrase": 200.0, "words": 100.0}
+GENERIC_CODES = frozenset({"NRT_FAILURE", "NRT_TIMEOUT", "NRT_STATUS", "NRT_INVALID", "NRT_SUCCESS",
+                           "NRT_EXEC_COMPLETED_WITH_ERR", "NRT_UNINITIALIZED", "NRT_CLOSED"})
+"""The runtime's status codes for a class of failures (a timeout, "failed"): many errors end in them, so they add to a
+match made otherwise and never make one."""
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
 _WORD = re.compile(r"[a-z_#][a-z0-9_#]*(?:\.[a-z_#][a-z0-9_#]*)*")
 _CODE_SHAPE = re.compile(r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,4}|[A-Z]{2,8}[0-9]{2,6})$")
@@ -54,6 +59,7 @@ _PATH = re.compile(r"(?:[a-z]:)?(?:~|\.{1,2})?(?:/[\w.+@-]+){2,}/?")
 _DIGITS = re.compile(r"[0-9]+")
 _MONTH = re.compile(r"#-(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-#")
 _SPACE = re.compile(r"\s+")
+_ANGLES = str.maketrans({"<": " ", ">": " ", "\u2039": " ", "\u203a": " "})  # `<module ...>` as the registry writes it
 _DEVICE = re.compile(r"(?<![a-z_])(?:nc|nd|neuron_?core|rank|device|dev|worker|core|gpu|node)[ :=_]?#")  # device ids
 _UNIT = re.compile(r"#[ ]?(?:[kmgtp]i?b|bytes?)(?![a-z])")  # sizes
 _JOINED = re.compile(r"#(?:[.,:x/-]#)+")  # versions, times, decimals, ranges, shapes
@@ -83,8 +89,9 @@ _NAME = re.compile(r"['\"]?([A-Za-z][A-Za-z0-9_]{0,99})['\"]?")
 
 
 def normalise(text: str) -> str:
-    """Case folded, hex addresses, paths and numbers replaced, whitespace collapsed: what phrases are matched in."""
-    text = text.casefold()
+    """Case folded, angle brackets dropped, hex and PCI addresses, paths, numbers (with device and core ids, sizes,
+versions, times, ranges) replaced, whitespace collapsed: what phrases are matched in."""
+    text = text.casefold().translate(_ANGLES)
     text = _PCI.sub("pci#", _HEX.sub("0x#", text))
     text = _PATH.sub(" /path ", text)
     text = _MONTH.sub("#", _DIGITS.sub("#", text))
@@ -328,26 +335,53 @@ def _phrase_score(words: list[str], idf: dict[str, float]) -> float:
     return min(90.0, sum(_weight(word) * idf.get(word, 1.0) for word in words))
 
 
-def _match_one(issue: dict[str, Any], log: _Log, idf: dict[str, float]) -> tuple[str, float, list[str], list[str],
-                                                                              int, list[Evidence]] | None:
-    found_rule = issue.get("match")
-    rule: dict[str, Any] = found_rule if isinstance(found_rule, dict) else {}
-    evidence: list[Evidence] = []
-    codes: list[str] = []
-    last_block = -1
+@dataclass
+class _Found:
+    """What of one entry the log has, gathered tier by tier."""
+
+    codes: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
+    best: float = 0.0  # the best matched phrase's score
+    longest: int = 0  # the longest matched phrase, normalised
+    last_block: int = -1
+    overlap: tuple[float, str, int] | None = None  # (score, phrase, block) of the best word-overlap hit
+    generic: list[str] = field(default_factory=list)  # status codes of GENERIC_CODES found: they only add to a match
+
+    def phrase(self, log: _Log, phrase: str, needle: str, block: int, score: float) -> None:
+        self.phrases.append(phrase)
+        self.best, self.longest = max(self.best, score), max(self.longest, len(needle))
+        self.last_block = max(self.last_block, block)
+        line, text = log.line_of(block, needle)
+        self.evidence.append(Evidence("phrase", phrase, line, text))
+
+
+def _find_codes(rule: dict[str, Any], log: _Log, found: _Found) -> None:
     for code in rule.get("codes") or []:
         if not isinstance(code, str) or not _CODE_SHAPE.match(code.upper()):
             continue
         hits = [log.tokens[form] for form in _code_forms(code) if form in log.tokens]
-        if hits:
-            codes.append(code)
-            last_block = max(last_block, *hits)
+        if hits and code.upper() in GENERIC_CODES:
+            found.generic.append(code)
+        elif hits:
+            found.codes.append(code)
+            found.last_block = max(found.last_block, *hits)
             line, text = log.line_of_token(max(hits), _code_forms(code))
-            evidence.append(Evidence("code", code, line, text))
-    phrases: list[str] = []
-    best, longest = 0.0, 0
-    overlap: tuple[float, str, int] | None = None
-    partial: list[tuple[str, str, list[str], int, float]] = []
+            found.evidence.append(Evidence("code", code, line, text))
+
+
+def _overlap_block(words: list[str], log: _Log) -> int | None:
+    """The last block of the log that has every one of the words, or None."""
+    shared: set[int] | None = None
+    for word in words:
+        shared = set(log.words.get(word, ())) if shared is None else shared & log.words.get(word, set())
+        if not shared:
+            return None
+    return max(shared) if shared else None
+
+
+def _find_phrases(rule: dict[str, Any], log: _Log, idf: dict[str, float], found: _Found) -> None:
+    partial: list[tuple[str, str, int, float]] = []  # fragments: (phrase, needle, block, score)
     for phrase in rule.get("phrases") or []:
         if not isinstance(phrase, str):
             continue
@@ -355,52 +389,44 @@ def _match_one(issue: dict[str, Any], log: _Log, idf: dict[str, float]) -> tuple
         needle = normalise(phrase)
         words = content_words(needle)
         position = log.normal.rfind(needle) if weight > 0 else -1
-        if 0 <= position and weight < DISTINCTIVE:  # a fragment: counts only with the entry's other fragments
-            partial.append((phrase, needle, words, bisect_right(log.starts, position) - 1, weight))
-            continue
         if position >= 0:
             block = bisect_right(log.starts, position) - 1
-            phrases.append(phrase)
-            best, longest = max(best, _phrase_score(words, idf)), max(longest, len(needle))
-            last_block = max(last_block, block)
-            line, text = log.line_of(block, needle)
-            evidence.append(Evidence("phrase", phrase, line, text))
+            if weight < DISTINCTIVE:  # a fragment: counts only with the entry's other fragments
+                partial.append((phrase, needle, block, _phrase_score(words, idf) / 2))
+            else:
+                found.phrase(log, phrase, needle, block, _phrase_score(words, idf))
             continue
-        if weight < OVERLAP or phrases:
-            continue
-        shared: set[int] | None = None
-        for word in words:
-            shared = set(log.words.get(word, ())) if shared is None else shared & log.words.get(word, set())
-            if not shared:
-                break
-        if shared:
-            block = max(shared)
+        shared = _overlap_block(words, log) if weight >= OVERLAP else None
+        if shared is not None:
             score = _phrase_score(words, idf)
-            if overlap is None or score > overlap[0]:
-                overlap = (score, phrase, block)
-    if not phrases and len(partial) >= 2 and sum(p[4] for p in partial) >= DISTINCTIVE \
-            and len({p[3] for p in partial}) == 1:  # fragments of one quoted message, in one block of the log
-        for phrase, needle, words, block, _ in partial:
-            phrases.append(phrase)
-            best, longest = best + _phrase_score(words, idf) / 2, max(longest, len(needle))
-            last_block = max(last_block, block)
-            line, text = log.line_of(block, needle)
-            evidence.append(Evidence("phrase", phrase, line, text))
-    if codes:
-        score = TIER_SCORE["code"] + 10 * len(codes) + best / 2
-        tier = "code"
-    elif phrases:
-        score = TIER_SCORE["phrase"] + best + 2 * (len(phrases) - 1)
-        tier = "phrase"
-    elif overlap is not None:
-        score, phrase, last_block = TIER_SCORE["words"] + overlap[0], overlap[1], overlap[2]
-        tier = "words"
-        first_word = content_words(normalise(phrase))[0]
-        line, text = log.line_of(last_block, first_word)
-        evidence.append(Evidence("words", phrase, line, text))
+            if found.overlap is None or score > found.overlap[0]:
+                found.overlap = (score, phrase, shared)
+    weights = sum(phrase_weight(phrase) for phrase, *_ in partial)
+    if not found.phrases and len(partial) >= 2 and weights >= DISTINCTIVE and len({p[2] for p in partial}) == 1:
+        for phrase, needle, block, score in partial:  # fragments of one quoted message, in one block of the log
+            found.phrase(log, phrase, needle, block, score)
+        found.best = sum(p[3] for p in partial)
+
+
+def _match_one(issue: dict[str, Any], log: _Log, idf: dict[str, float]) -> tuple[str, float, _Found] | None:
+    """(tier, score, what was found) of an entry in the log, or None when the log has nothing of it."""
+    found_rule = issue.get("match")
+    rule: dict[str, Any] = found_rule if isinstance(found_rule, dict) else {}
+    found = _Found()
+    _find_codes(rule, log, found)
+    _find_phrases(rule, log, idf, found)
+    if found.codes:
+        tier, score = "code", TIER_SCORE["code"] + 10 * len(found.codes) + found.best / 2
+    elif found.phrases:
+        tier, score = "phrase", TIER_SCORE["phrase"] + found.best + 2 * (len(found.phrases) - 1)
+    elif found.overlap is not None:
+        overlap, phrase, found.last_block = found.overlap
+        tier, score = "words", TIER_SCORE["words"] + overlap
+        line, text = log.line_of(found.last_block, content_words(normalise(phrase))[0])
+        found.evidence.append(Evidence("words", phrase, line, text))
     else:
         return None
-    return tier, score + log.recency(last_block), codes, phrases, longest, evidence
+    return tier, score + 2 * len(found.generic) + log.recency(found.last_block), found
 
 
 def match_issues(text: str, issues: list[dict[str, Any]], stack: str | None = None, hardware: str | None = None,
@@ -414,14 +440,15 @@ def match_issues(text: str, issues: list[dict[str, Any]], stack: str | None = No
         matched = _match_one(issue, log, idf)
         if matched is None:
             continue
-        tier, score, codes, phrases, longest, evidence = matched
+        tier, score, what = matched
         stacks = {s.get("stack") for s in issue.get("stacks") or [] if isinstance(s, dict)}
         issue_hardware = set(issue.get("hardware") or [])
         found.append(IssueMatch(
-            issue, codes, phrases, longest,
+            issue, what.codes, what.phrases, what.longest,
             stack_match=None if stack is None else (not stacks or stack in stacks),
             hardware_match=None if hardware is None else (not issue_hardware or hardware in issue_hardware),
-            release=release_answer(issue, release) if release else None, tier=tier, score=score, evidence=evidence))
+            release=release_answer(issue, release) if release else None, tier=tier, score=score,
+            evidence=what.evidence))
     found.sort(key=lambda m: (m.stack_match is False, m.hardware_match is False, -m.score, str(m.issue.get("id"))))
     return found
 
