@@ -27,8 +27,7 @@ KNOWN_ISSUES = """issues:
     hardware: [trn2]
     families: [qwen3]
     description: Listed in the 2.21.0 notes only.
-    listed_in: {first: "2.21.0", last: "2.21.0"}
-    fixed_in: {release: "2.22.0", derived: true}
+    listed_in: {first: "2.21.0", last: "2.21.0", not_listed_from: "2.22.0"}
     pin_release: "2.21.0"
     sources: [{url: "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.32.0/release-notes/components/nxd-inference.html", kind: release-notes, verified: 2026-08-17}]
   - id: optimum-fix
@@ -70,7 +69,7 @@ def test_filters_narrow_the_list_and_permalinks_land_on_the_entry(site_page, ser
     assert _shown(page) == ["issue-ncc-eoom001", "issue-qwen3-batch"]  # an entry of any hardware stays
     page.select_option("select[name=hardware]", "")
     page.select_option("select[name=release]", "2.22.0")
-    assert _shown(page) == ["issue-qwen3-batch", "issue-optimum-fix"]  # fixed in it
+    assert _shown(page) == ["issue-optimum-fix"]  # fixed in it (no longer listed is not fixed)
     page.select_option("select[name=release]", "2.21.0")
     assert _shown(page) == ["issue-qwen3-batch"]  # listed in it
     page.select_option("select[name=release]", "")
@@ -125,7 +124,7 @@ def test_release_pages_list_what_was_known_and_fixed(site_page, serve, site: Pat
     base = serve(site)
     page.goto(base + "releases/2.22.0/")
     fixed = page.locator(".nc-release-fixed li")
-    assert fixed.count() == 2
+    assert fixed.count() == 1  # a known issue the 2.22.0 notes no longer list is not shown as fixed in it
     fixed.filter(has_text="Optimum Neuron").locator("a").click()
     page.wait_for_url("**/known-issues/#issue-optimum-fix")
     page.goto(base + "releases/2.21.0/")
@@ -153,4 +152,5 @@ def test_the_family_page_shows_its_issue_with_the_pin(site_page, serve, site: Pa
     issue = page.locator("#issue-qwen3-batch")
     issue.wait_for(state="visible")
     text = issue.inner_text()
-    assert "not listed from 2.22.0 (derived)" in text and "recommends release 2.21.0" in text
+    assert "not listed in the notes from 2.22.0 on" in text and "recommends release 2.21.0" in text
+    assert "fixed in" not in text
