@@ -304,3 +304,19 @@ def test_a_registry_without_instances_says_so(site_registry: Path, tmp_path: Pat
     site = render_site(result.registry)
     assert "no <code>instances.yaml</code>" in site.files["instances.md"]
     assert json.loads(site.files["api/instances.json"])["instances"] is None
+
+
+def test_the_stacks_version_lines_have_no_empty_column(tmp_path: Path) -> None:
+    """The Date column of a stack's version line was empty in every row (no version records a date): it is shown
+    only when some version has one, and a version without one then says so."""
+    from neuron_compat.loading.loader import load_registry
+    from neuron_compat.site.pages import stacks
+
+    registry = load_registry(Path(__file__).resolve().parents[2] / "registry").registry
+    page = stacks.render(registry)["stacks.md"]
+    tables = re.findall(r'<details class="nc-versions".*?</details>', page, re.S)
+    assert tables
+    for table in tables:
+        assert "<td></td>" not in table
+        dated = any(v.date for s in registry.stacks for v in s.versions if s.name in table)
+        assert ("<th>Date</th>" in table) == dated
