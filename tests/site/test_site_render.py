@@ -320,3 +320,20 @@ def test_the_stacks_version_lines_have_no_empty_column(tmp_path: Path) -> None:
         assert "<td></td>" not in table
         dated = any(v.date for s in registry.stacks for v in s.versions if s.name in table)
         assert ("<th>Date</th>" in table) == dated
+
+
+def test_adjacent_ranges_with_the_same_status_and_hardware_read_as_one() -> None:
+    """A checkpoint page (and its family's overview) said "supported 2.18.0–2.22.0 (trn1); supported 2.22.0+ (trn1)":
+    two statements, one range. Merged however the statements are ordered; other statuses or hardware stay apart."""
+    from types import SimpleNamespace
+
+    from neuron_compat.site.pages.families import history_spans
+
+    def statement(status: str, since: str, until: str | None, *hardware: str) -> SimpleNamespace:
+        return SimpleNamespace(status=status, since=since, until=until, hardware=list(hardware))
+
+    assert history_spans([statement("supported", "2.22.0", None, "trn1"), statement("partial", "2.18.0", "2.20.0", "trn1"),
+                          statement("supported", "2.20.0", "2.21.0", "trn1"), statement("supported", "2.21.0", "2.22.0", "trn1"),
+                          statement("supported", "2.18.0", "2.22.0", "inf2")]) == [
+        ("supported", "2.20.0", None, ("trn1",)), ("partial", "2.18.0", "2.20.0", ("trn1",)),
+        ("supported", "2.18.0", "2.22.0", ("inf2",))]

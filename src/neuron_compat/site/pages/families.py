@@ -47,12 +47,45 @@ class OverviewRow:
     reason: str
 
 
+Span = tuple[str, str | None, str | None, tuple[str, ...]]
+"""(status, since, until, hardware) of a statement's range, as a family's history line says it."""
+
+
+def history_spans(statements: list[Any]) -> list[Span]:
+    """(status, since, until, hardware) per statement, in their order, with adjacent equal ones merged: a statement
+    whose range starts where another of the same status and hardware ends reads as one range ("supported
+    2.21.0-2.24.0" and "supported 2.24.0+" on the same hardware is "supported 2.21.0+"). The statements stay apart
+    in the data (their sources, dtypes or notes differ); the history line says only status, range and hardware."""
+    spans = [(str(s.status), s.since, s.until, tuple(str(h) for h in s.hardware)) for s in statements]
+    while True:  # a merge can make two others adjacent: until nothing merges
+        merged = _merge_adjacent(spans)
+        if len(merged) == len(spans):
+            return merged
+        spans = merged
+
+
+def _merge_adjacent(given: list[Span]) -> list[Span]:
+    spans: list[Span] = []
+    for span in given:
+        for n, (status, since, until, hardware) in enumerate(spans):
+            if (status, hardware) != (span[0], span[3]):
+                continue
+            if until is not None and until == span[1]:  # it ends where this one starts
+                spans[n] = (status, since, span[2], hardware)
+                break
+            if span[2] is not None and span[2] == since:  # this one ends where it starts
+                spans[n] = (status, span[1], until, hardware)
+                break
+        else:
+            spans.append(span)
+    return spans
+
+
 def _history(group: StatementGroup) -> str:
     parts = []
-    for item in group.statements:
-        s = item.statement
-        span = (s.since or "all releases") + (f"–{s.until}" if s.until else ("+" if s.since else ""))
-        parts.append(f"{s.status} {span} ({', '.join(str(h) for h in s.hardware)})")
+    for status, since, until, hardware in history_spans([item.statement for item in group.statements]):
+        span = (since or "all releases") + (f"–{until}" if until else ("+" if since else ""))
+        parts.append(f"{status} {span} ({', '.join(hardware)})")
     return "; ".join(parts)
 
 
