@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 import subprocess
 from pathlib import Path
 
@@ -118,11 +119,14 @@ def test_changelog_between_two_tags(registry: Path, tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 @pytest.mark.parametrize("target, before, after", [
     ("/etc/passwd", "is a link to an absolute path", ""),
-    ("../../../../outside.yaml", "would link to '", "outside.yaml', which is outside the destination"),
+    ("../../../../outside.yaml", "is a link to '../../../../outside.yaml', which points out of the registry", ""),
+    ("../../../from/registry/families/llama.yaml", "is a link to '../../../from/registry/families/llama.yaml', "
+     "which points out of the registry", ""),  # into the other revision's temporary copy: never named
 ])
 def test_changelog_refuses_a_revision_whose_registry_links_out_of_itself(registry: Path, tmp_path: Path,
                                                                           target: str, before: str, after: str) -> None:
-    """tarfile's data filter refuses the link; that is one line and exit 1, not its traceback."""
+    """tarfile's data filter refuses the link; that is one line and exit 1, not its traceback, in the revision's
+    own names (never the temporary folder it was extracted into)."""
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")
@@ -139,3 +143,4 @@ def test_changelog_refuses_a_revision_whose_registry_links_out_of_itself(registr
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
     assert lines[0].startswith(f"error: HEAD: 'registry/families/evil.yaml' {before}")
     assert lines[0].endswith(f"{after} (a registry holds plain files; nothing was read)")
+    assert "neuron-compat-changelog-" not in result.stderr and tempfile.gettempdir() not in result.stderr

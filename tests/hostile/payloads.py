@@ -44,6 +44,11 @@ URLS = [
 ]
 
 
+PAGE_PATH_IDS = ["hostile", "hostile/index", "hostile/README", "hostile/index.md", "hostile/README.md", "index",
+                 "README", "index.md", "x" * 96 + "/" + "y" * 96]
+"""Valid Hub ids named like index pages, or like each other's folders: each must get a page of its own."""
+
+
 def hostile_family() -> dict:
     """A valid family (model_type qwen3 of the fixture snapshot) with a payload in every text field."""
     def source(index: int) -> dict:
@@ -63,7 +68,7 @@ def hostile_family() -> dict:
         "classes": ["decoder-lm"],
         "tasks": ["text-generation"],
         "aliases": PLAIN[1:],
-        "examples": ["hostile/model"],
+        "examples": ["hostile/model", *PAGE_PATH_IDS],
         "support": [
             {"stack": "optimum-neuron", "workload": "inference", "hardware": ["inf2"], "status": "partial",
              "since": "2.21.0", "stack_since": "0.0.27",

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import static_server
 import yaml
-from payloads import MARKDOWN, PLAIN, hostile_family
+from payloads import MARKDOWN, PAGE_PATH_IDS, PLAIN, hostile_family
 
 from neuron_compat.rules.validation import validate_registry
 
@@ -107,6 +107,18 @@ def test_every_page_shows_the_payloads_as_inert_text(hostile_page, base_url: str
         page.wait_for_load_state("load")
         page.mouse.move(5, 5)
         assert page.evaluate(FIND_ESCAPES) == [], path
+
+
+def test_ids_named_like_index_pages_each_build_a_page_of_their_own(hostile_site: Path) -> None:
+    """`org` and `org/index`, `org/README`, `org/index.md`: the strict build passed (the fixture) and each id's page
+    is its own, titled with it (none overwrote another)."""
+    from neuron_compat.site import urls
+
+    for hub_id in ["hostile/model", *PAGE_PATH_IDS]:
+        page = hostile_site / urls.checkpoint_url(hub_id) / "index.html"
+        assert page.is_file(), hub_id
+        assert "<h1 id=" in (text := page.read_text(encoding="utf-8")) and f">{hub_id}<" in text, hub_id
+    assert not list((hostile_site / "checkpoints").rglob("README*.html"))
 
 
 def test_family_page_shows_each_payload_verbatim(hostile_page, base_url: str) -> None:

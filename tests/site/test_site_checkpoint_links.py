@@ -41,7 +41,7 @@ def test_example_checkpoints_link_to_their_pages(registry) -> None:
                         '<a href="../../checkpoints/Qwen/Qwen3-Embedding-0.6B/" data-nc-checkpoint>'
                         '<code>Qwen/Qwen3-Embedding-0.6B</code></a>')
     # the link is the page the site writes, resolved from the family page's directory URL (families/qwen3/)
-    assert "checkpoints/Qwen/Qwen3-8B.md" in files and "checkpoints/Qwen/Qwen3-Embedding-0.6B.md" in files
+    assert "checkpoints/Qwen/Qwen3-8B/index.md" in files and "checkpoints/Qwen/Qwen3-Embedding-0.6B/index.md" in files
     # the note scoped to one checkpoint names it as a link too
     scoped = re.search(r'<span class="nc-applies-to" data-nc-applies-to>(.*?)</span>', page)
     assert scoped is not None

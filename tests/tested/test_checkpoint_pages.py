@@ -23,7 +23,7 @@ def test_every_configuration_hub_id_and_family_example_has_a_page() -> None:
     assert examples | named == set(pages)
     files = checkpoints.render(registry)
     assert len(files) == len(pages)
-    page = files["checkpoints/meta-llama/Llama-3.1-8B-Instruct.md"]
+    page = files["checkpoints/meta-llama/Llama-3.1-8B-Instruct/index.md"]
     assert "../../../families/llama/" in page and "release not stated" in page and "tokens/s" in page
     assert "cfg-optimum-neuron-llama-3-1-8b-trn2" in page
     assert "cfg-optimum-neuron-llama3-1-8b-dp4" not in page  # Meta-Llama-3.1-8B-Instruct has its own page

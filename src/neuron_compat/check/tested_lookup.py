@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from neuron_compat.check.compiled_view import CompiledRegistry
+from neuron_compat.contract.hub_ids import checkpoint_page_folder
 
 SHOWN_LIMIT = 20
 """At most this many configurations are listed; the answer says how many more there are."""
@@ -71,20 +72,32 @@ def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str |
     return {"matched_by": matched_by, "instance": instance, "hardware": hardware, "total": len(chosen),
             "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(other_sizes),
             "other_sizes": other_sizes[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen + other_sizes),
-            "checkpoint_page": checkpoint_page(checkpoint) if checkpoint and has_page(registry, checkpoint) else None}
+            "checkpoint_page": _checkpoint_page(registry, checkpoint)}
 
 
-def has_page(registry: CompiledRegistry, hub_id: str) -> bool:
-    """The site has a page for this checkpoint: a tested configuration or a family names it as its Hub id."""
-    if any(_same(c.get("hub_id"), hub_id) for c in all_configurations(registry)):
-        return True
-    return any(_same(example, hub_id) for family in registry.document.get("families") or []
-               if isinstance(family, dict) for example in family.get("examples") or [])
+def _checkpoint_page(registry: CompiledRegistry, checkpoint: str | None) -> str | None:
+    found = page_id(registry, checkpoint) if checkpoint else None
+    return None if found is None else checkpoint_page(found)
+
+
+def page_id(registry: CompiledRegistry, hub_id: str) -> str | None:
+    """The spelling of `hub_id` the site has a page under (a family example first, then a tested configuration's Hub
+    id, as site.tested_data.checkpoint_pages orders them; case aside, as `check` matches ids), or None."""
+    for family in registry.document.get("families") or []:
+        if isinstance(family, dict):
+            for example in family.get("examples") or []:
+                if _same(example, hub_id):
+                    return str(example)
+    for c in all_configurations(registry):
+        if _same(c.get("hub_id"), hub_id):
+            return str(c["hub_id"])
+    return None
 
 
 def checkpoint_page(hub_id: str) -> str:
-    """The site path of a checkpoint's page: checkpoints/<org>/<name>/ (as site.pages.checkpoints writes it)."""
-    return f"checkpoints/{hub_id}/"
+    """The site path of a checkpoint's page, checkpoints/<owner>/<name>/ (contract.hub_ids.checkpoint_page_folder,
+    as site.pages.checkpoints writes it)."""
+    return checkpoint_page_folder(hub_id) + "/"
 
 
 def named_checkpoint(config: object) -> str | None:

@@ -144,7 +144,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_references(registry: Any, data: dict[str, Any]) -> None:
-    """Refuse names the registry does not know, with a did-you-mean (the validator would say the same, later)."""
+    """Refuse names the registry does not know, with a did-you-mean, and a Hub id whose page another spelling of it
+    has (the validator would say the same, later)."""
+    from neuron_compat.rules.checkpoint_page_paths import clash_message, named_checkpoints, page_path_clash
+
     _known(data["family"], sorted(registry.family_by_id), "--family", "families/",
            "; a new family starts with `neuron-compat new FAMILY --from-config config.json`")
     _known(data["stack"], sorted(registry.stack_by_id), "--stack", "stacks.yaml")
@@ -157,6 +160,12 @@ def _check_references(registry: Any, data: dict[str, Any]) -> None:
         _known(data["stack_version"], own, "--stack-version", f"stacks.yaml's {stack.id} versions")
     if data["release"] is not None:
         _known(data["release"], list(registry.release_versions), "--release", "releases.yaml")
+    if data["hub_id"] is not None:
+        clash = page_path_clash(data["hub_id"], named_checkpoints(registry))
+        if clash is not None:
+            message, _ = clash_message(clash)
+            raise _Refused(f"--hub-id {data['hub_id']}: {message}; write it as the Hub does (--hub-id "
+                           f"{clash.hub_id} if that is its spelling)")
     if data["instance"] is not None:
         if registry.instances is None:
             raise _Refused(f"--instance {data['instance']}: the registry has no instances.yaml to check it against")

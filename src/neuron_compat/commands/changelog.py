@@ -76,7 +76,7 @@ def _stream_archive(repo: Path, revision: str, registry_path: str, into: Path) -
                     out.write(source.read(size_cap(target) + 1))  # the loader refuses a file this long...
                     out.truncate(member.size)  # ...and names its real size (the rest is a hole: no disk used)
     except tarfile.TarError as error:  # FilterError: a symlink to /etc/passwd or out of the tree, a device...
-        raise UnsafeTree(f"{revision}: {error} (a registry holds plain files; nothing was read)") from None
+        raise UnsafeTree(f"{revision}: {_refusal(error, into)} (a registry holds plain files; nothing was read)") from None
     except _ArchiveTooLarge:
         raise UnsafeTree(f"{revision}: {registry_path}/ is more than {MAX_ARCHIVE_BYTES // (1024 * 1024)} MiB in all "
                          "(a registry is a few megabytes); nothing was compared") from None
@@ -84,6 +84,22 @@ def _stream_archive(repo: Path, revision: str, registry_path: str, into: Path) -
         process.stdout.close()
         process.kill()
         process.wait()
+
+
+def _refusal(error: tarfile.TarError, into: Path) -> str:
+    """Why the data filter refused an entry, in the revision's own names: tarfile's messages name where it would
+    have extracted (this run's temporary folder), which is nothing the user has or can act on."""
+    member = getattr(error, "tarinfo", None)
+    name = repr(member.name) if isinstance(member, tarfile.TarInfo) else ""
+    if isinstance(error, tarfile.AbsoluteLinkError):
+        return f"{name} is a link to an absolute path"
+    if isinstance(error, tarfile.LinkOutsideDestinationError):
+        return f"{name} is a link to {member.linkname!r}, which points out of the registry"  # type: ignore[union-attr]
+    if isinstance(error, tarfile.SpecialFileError):
+        return f"{name} is a special file (a device or a FIFO)"
+    if isinstance(error, (tarfile.AbsolutePathError, tarfile.OutsideDestinationError)):
+        return f"{name} would be written out of the registry"
+    return str(error).replace(str(into), "the extracted registry")
 
 
 MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from neuron_compat.contract import catalogue_rules
-from neuron_compat.contract.hub_ids import REPO_ID_PATTERN, REPO_ID_REFUSED, is_valid_repo_id
+from neuron_compat.contract.hub_ids import REPO_ID_MAX_LENGTH, REPO_ID_PATTERN, REPO_ID_REFUSED, is_valid_repo_id
 from neuron_compat.contract.schema_rules import (
     END,
     Catalogue,
@@ -188,7 +188,8 @@ HttpsUrl = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_
                      Field(max_length=500, json_schema_extra={"pattern": "^https://", TYPE_LABEL: "https URL"}),
                      _URL_CHARACTERS, _PLAIN_CONTROLS, _URL_INVISIBLE]
 RepoId = Annotated[str, BeforeValidator(_require_text), AfterValidator(_check_repo_id),
-                   Field(max_length=120, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"}), _NOT_A_REPO_ID]
+                   Field(max_length=REPO_ID_MAX_LENGTH, json_schema_extra={TYPE_LABEL: "Hub repo id (owner/name)"}),
+                   _NOT_A_REPO_ID]
 ReleaseRef = Annotated[NeuronVersion, CatalogueRef("release")]
 """A release that releases.yaml lists (the editor schema enumerates them)."""
 StackRef = Annotated[Slug, CatalogueRef("stack")]

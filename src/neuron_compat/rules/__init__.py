@@ -4,6 +4,7 @@
 - `capability_ranges`: Capability files: the stack, releases and code paths they name exist, ranges are scoped where the stack has several code paths, and ranges of one stack do not overlap.
 - `capability_subset`: A statement's own attention, dtypes and quantization lie within its stack's capability.
 - `catalogue_order`: releases.yaml and stacks.yaml list each entry once, releases oldest first.
+- `checkpoint_page_paths`: Each checkpoint page path belongs to one Hub id: no two ids with a page differ only in case.
 - `instance_arithmetic`: instances.yaml: each generation and instance listed once, every instance's hardware has a generation, and the numbers agree with each other: chips x cores per chip = neuron_cores, chips x memory per chip = device memory, the instance's memory per chip is its generation's, and logical cores x LNC setting = physical cores.
 - `known_issues`: Known issues name stacks, releases, stack versions and families that exist; fixed_in comes after since.
 - `known_references`: Every release and stack a file names exists in releases.yaml / stacks.yaml.
@@ -32,6 +33,7 @@ from neuron_compat.rules import (
     capability_ranges,
     capability_subset,
     catalogue_order,
+    checkpoint_page_paths,
     instance_arithmetic,
     known_issues,
     known_references,
@@ -66,6 +68,7 @@ RULES: tuple[Rule, ...] = (
     capability_subset.RULE,
     statement_scope.RULE,
     tested_configurations.RULE,
+    checkpoint_page_paths.RULE,
     known_issues.RULE,
     instance_arithmetic.RULE,
     release_components.RULE,

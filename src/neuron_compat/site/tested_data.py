@@ -76,15 +76,17 @@ def configuration_rows(registry: Registry, family_id: str | None = None) -> list
 
 def checkpoint_pages(registry: Registry) -> dict[str, str]:
     """Hub id -> family id, for every checkpoint with a page (pages/checkpoints.py): each family example and each
-    Hub id a tested configuration of a known family names (the first family wins when two name it)."""
+    Hub id a tested configuration of a known family names (the first family wins when two name it). Ids that differ
+    only in case are one checkpoint, as `check` matches them: the first spelling names the page (validate refuses the
+    second spelling, rules/checkpoint_page_paths.py, so a valid registry has one)."""
     found: dict[str, str] = {}
-    for family in registry.families:
-        for example in family.examples:
-            found.setdefault(example, family.id)
-    for file in registry.configuration_files:
-        for c in file.configurations:
-            if c.hub_id and c.family in registry.family_by_id:
-                found.setdefault(c.hub_id, c.family)
+    spelled: dict[str, str] = {}
+    named = [(example, family.id) for family in registry.families for example in family.examples]
+    named += [(c.hub_id, c.family) for file in registry.configuration_files for c in file.configurations
+              if c.hub_id and c.family in registry.family_by_id]
+    for hub_id, family_id in named:
+        first = spelled.setdefault(hub_id.casefold(), hub_id)
+        found.setdefault(first, family_id)
     return found
 
 

@@ -10,6 +10,8 @@ import posixpath
 from functools import lru_cache
 from urllib.parse import quote
 
+from neuron_compat.contract.hub_ids import checkpoint_page_folder
+
 REPO_URL = "https://github.com/neuron-compat/neuron-compat"
 REPO_BRANCH = "main"
 
@@ -56,8 +58,10 @@ def family_url(family_id: str, anchor: str | None = None) -> str:
 
 
 def checkpoint_page(hub_id: str) -> str:
-    """The page of a Hub checkpoint (pages/checkpoints.py): 'meta-llama/Llama-3.1-8B' -> 'checkpoints/meta-llama/Llama-3.1-8B.md'."""
-    return f"checkpoints/{hub_id}.md"
+    """The page of a Hub checkpoint (pages/checkpoints.py), always an `index.md` two folders below checkpoints/:
+    'meta-llama/Llama-3.1-8B' -> 'checkpoints/meta-llama/Llama-3.1-8B/index.md' (contract.hub_ids says why no two
+    ids share one)."""
+    return f"{checkpoint_page_folder(hub_id)}/index.md"
 
 
 def checkpoint_url(hub_id: str) -> str:
