@@ -229,18 +229,39 @@ BAD_INPUTS = [
      "<path>, or a versioned docs page /en/v2.28.0/...)"),
     (_replace(RUN, "--tp", "0"), 2, "error: argument --tp: '0' must be 1 or more (see `neuron-compat add-evidence "
      "configuration --help`)"),
+    (_replace(RUN, "--measure", "throughput=1234567890123456tokens/s"), 2, "error: --measure throughput="
+     "1234567890123456tokens/s: the value 1234567890123456 has more than 15 digits before the point; give it in a "
+     "larger unit"),  # never '6tokens/s' read as its unit
+    (_replace(RUN, "--measure", "throughput=41.1234567896tokens/s"), 2, "error: --measure throughput="
+     "41.1234567896tokens/s: the value 41.1234567896 has more than 9 decimals; round it as the source does"),
+    (_replace(RUN, "--measure", "mfu=5e-5percent"), 2, "error: --measure mfu=5e-5percent: the value 5e-5 has an "
+     "exponent: write it out (0.00005, not 5e-5)"),
 ]
 
 
 @pytest.mark.parametrize(("argv", "code", "line"), BAD_INPUTS,
                          ids=["instance", "stack", "release", "family", "no-unit", "wrong-unit", "no-release",
-                              "unpinned-url", "tp-zero"])
+                              "unpinned-url", "tp-zero", "digits-past-the-limit", "decimals-past-the-limit",
+                              "exponent"])
 def test_bad_input_is_one_line_and_writes_nothing(measured: Path, tmp_path: Path, argv: list[str], code: int,
                                                   line: str) -> None:
     before = _files(measured)
     result = run_cli(*argv, "--registry", measured, cwd=tmp_path)
     assert (result.returncode, result.stderr.splitlines(), result.stdout) == (code, [line], "")
     assert _files(measured) == before
+
+
+def test_tiny_and_huge_values_are_written_as_numbers_that_validate(measured: Path, tmp_path: Path) -> None:
+    """Python writes 0.00005 as `5e-05`, which YAML 1.1 reads as text: the file says 0.00005 and validates."""
+    argv = _replace(RUN, "--measure", "mfu=0.00005percent")
+    result = run_cli(*argv, "--measure", "tpot=0.000000001ms", "--measure", "throughput=123456789012345tokens/s",
+                     "--registry", measured, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = (measured / "configurations" / "reported.yaml").read_text(encoding="utf-8")
+    assert "{metric: mfu, value: 0.00005, unit: percent}" in text
+    assert "{metric: tpot, value: 0.000000001, unit: ms}" in text
+    assert "{metric: throughput, value: 123456789012345, unit: tokens/s}" in text
+    assert run_cli("validate", measured, cwd=tmp_path).returncode == 0
 
 
 def test_a_harvested_file_is_never_written(measured: Path, tmp_path: Path) -> None:

@@ -41,6 +41,31 @@ def test_alias_bomb_fails_fast_and_small(tmp_path: Path) -> None:
     assert peak < 5 * 1024 * 1024  # 9**9 'lol's were never built (the time it takes is scripts/benchmark.py's)
 
 
+def merge_bomb(levels: int = 7) -> str:
+    """Merge keys whose anchors are defined inside the merges: PyYAML flattens 10**levels keys before constructing
+    any (25 s and 2 GB for these 479 bytes when aliases were counted as they were constructed)."""
+    inner = "&l0 {" + ", ".join(f"k{i}: {i}" for i in range(10)) + "}"
+    for level in range(1, levels + 1):
+        inner = f"&l{level} {{<<: [{inner}, " + ", ".join([f"*l{level - 1}"] * 9) + "]}"
+    return "top: " + inner + "\n"
+
+
+def test_merge_key_bomb_fails_fast_and_small(tmp_path: Path) -> None:
+    import time
+
+    path = write(tmp_path, merge_bomb())
+    tracemalloc.start()
+    started = time.perf_counter()
+    loaded, problem = load_yaml_file(path, display="merge.yaml")
+    took = time.perf_counter() - started
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert loaded is None and problem is not None
+    assert problem.message == f"YAML: more than {MAX_ALIAS_USES} YAML aliases (*name); write the values out"
+    assert (problem.line, problem.column) == (1, 26)
+    assert peak < 5 * 1024 * 1024 and took < 2, (peak, took)
+
+
 def test_aliases_up_to_the_limit_load(tmp_path: Path) -> None:
     uses = ", ".join(["*x"] * MAX_ALIAS_USES)
     loaded, problem = load_yaml_file(write(tmp_path, f"a: &x 1\nb: [{uses}]\n"))

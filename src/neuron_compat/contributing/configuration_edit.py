@@ -48,7 +48,10 @@ CONFIGURATION_FIELDS = tuple(TestedConfiguration.model_fields)
 _VERSION_FIELDS = {"release", "stack_version"}
 _NULLABLE_REQUIRED = {name for name, info in TestedConfiguration.model_fields.items() if info.is_required()}
 _FLOW_FIELDS = {"parallelism"}  # short mappings on one line: `parallelism: {tensor: 8}`
-_NUMBER = re.compile(r"^(?P<approximate>~)?(?P<value>[0-9]{1,15}(?:\.[0-9]{1,9})?)\s*(?P<unit>.*)$")
+_NUMBER = re.compile(r"^(?P<approximate>~)?(?P<value>[0-9][0-9._]*(?:[eE][-+]?[0-9]+)?)\s*(?P<unit>.*)$")
+"""The value is every digit, point, '_' and exponent the text starts with (none of them is left for the unit to
+begin with), then checked against _PLAIN_NUMBER."""
+_PLAIN_NUMBER = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,9})?")
 _ID_PIECE = re.compile(r"[^a-z0-9]+")
 _ID_LENGTH = 64  # a slug's most characters
 
@@ -81,6 +84,7 @@ def parse_measurement(text: str) -> dict[str, Any]:
     if match is None:
         raise ConfigurationInputError(f"{where}: the value must be a number (up to 9 decimals), optionally "
                                       f"with ~ before it, followed by its unit, e.g. {MEASURE_EXAMPLE}")
+    _check_plain_number(match["value"], where)
     allowed = METRIC_UNITS[metric]
     unit = match["unit"].strip()
     unit = Unit.PERCENT.value if unit == "%" else unit
@@ -104,6 +108,23 @@ def parse_measurement(text: str) -> dict[str, Any]:
     except ValidationError as error:
         raise ConfigurationInputError(f"{where}: {_first_message(error)}") from None
     return measurement
+
+
+def _check_plain_number(text: str, where: str) -> None:
+    """Refuse a value written otherwise than plain digits with at most 15 before and 9 after one point, saying
+    what to change (a digit past the limit is never read as the first letter of the unit)."""
+    if _PLAIN_NUMBER.fullmatch(text):
+        return
+    whole, _, decimals = text.partition(".")
+    if "e" in text.lower():
+        reason = "has an exponent: write it out (0.00005, not 5e-5)"
+    elif not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", text):
+        reason = "is not plain digits with at most one point between them (no '_', no point at the end)"
+    elif len(whole) > 15:
+        reason = "has more than 15 digits before the point; give it in a larger unit"
+    else:
+        reason = "has more than 9 decimals; round it as the source does"
+    raise ConfigurationInputError(f"{where}: the value {text} {reason}")
 
 
 def configuration_problem(data: dict[str, Any], options: dict[str, str]) -> str | None:

@@ -9,8 +9,10 @@ safe PyYAML path; this module is only for writing.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from typing import Any
 
 import yaml as pyyaml
@@ -39,6 +41,31 @@ def _represent_null(representer: RoundTripRepresenter, _: None) -> Any:
 
 
 _Representer.add_representer(type(None), _represent_null)
+
+
+def float_text(value: float) -> str:
+    """A finite float as YAML 1.1 (the loader) reads back as the same float: positional where that is short
+    (`0.00005`, never Python's `5e-05`, which YAML 1.1 reads as text), else with a point in the mantissa and a
+    signed exponent (`1.0e-300`, `1.5e+300`), the only exponent form YAML 1.1 reads as a number."""
+    text = repr(value)
+    if "e" not in text:
+        return text
+    exact = Decimal(text)
+    if -10 <= exact.adjusted() < 16:
+        positional = format(exact, "f")
+        return positional if "." in positional else positional + ".0"
+    mantissa, exponent = text.split("e")
+    sign = "-" if exponent.startswith("-") else "+"
+    return f"{mantissa if '.' in mantissa else mantissa + '.0'}e{sign}{exponent.lstrip('+-')}"
+
+
+def _represent_float(representer: RoundTripRepresenter, value: float) -> Any:
+    if not math.isfinite(value):
+        return representer.represent_float(value)
+    return representer.represent_scalar("tag:yaml.org,2002:float", float_text(value))
+
+
+_Representer.add_representer(float, _represent_float)
 
 
 def make_yaml(text: str = "") -> YAML:

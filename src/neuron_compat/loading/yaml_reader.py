@@ -157,18 +157,44 @@ _FastLoader.resolve = _resolve  # type: ignore[assignment,method-assign]
 
 
 class _GuardedLoader(_FastLoader):
-    """Also counts alias uses, so that an alias bomb fails before it is expanded anywhere."""
+    """Also counts alias uses in the composed node graph, before anything is constructed, so that an alias bomb
+    fails before it is expanded anywhere: merge keys (`<<: [*a, *a]`) included, which PyYAML flattens (copying
+    every merged key, level after level) before it constructs the mapping."""
 
-    alias_uses = 0
+    def get_single_data(self) -> Any:
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _count_alias_uses(node)
+        return self.construct_document(node)
 
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        if node in self.constructed_objects or node in self.recursive_objects:
-            self.alias_uses += 1
-            if self.alias_uses > MAX_ALIAS_USES:
-                raise _GuardError(
-                    None, None, f"more than {MAX_ALIAS_USES} YAML aliases (*name); write the values out", node.start_mark
-                )
-        return super().construct_object(node, deep=deep)
+
+def _count_alias_uses(root: yaml.Node) -> None:
+    """Refuse more than MAX_ALIAS_USES references to a node already seen (each `*name`), in document order.
+
+    One walk of the graph, never into a node twice: linear in the file, whatever the aliases would expand to."""
+    seen = {id(root)}
+    uses = 0
+    stack: list[yaml.Node] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.SequenceNode):
+            children: list[yaml.Node] = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [child for pair in node.value for child in pair]
+        else:
+            continue
+        fresh = []
+        for child in children:
+            if id(child) in seen:
+                uses += 1
+                if uses > MAX_ALIAS_USES:
+                    raise _GuardError(None, None, f"more than {MAX_ALIAS_USES} YAML aliases (*name); write the "
+                                      "values out", child.start_mark)
+            else:
+                seen.add(id(child))
+                fresh.append(child)
+        stack.extend(reversed(fresh))
 
 
 def _raise_on_duplicate_key(pairs: list[tuple[yaml.Node, yaml.Node]]) -> None:
