@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from harvesters.harvest_script import commit_date, configurations_file, git, header, run, show
+from harvesters.harvest_script import commit_date, configurations_file, git, header, run, show, tree_paths
 from harvesters.neuron_performance_pages import REPOSITORY, Context, merge_runs, read_page, table_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +51,7 @@ def registry_context(revision: str, registry: Path = REGISTRY) -> Context:
 
 def harvest(mirror: Path, revision: str, context: Context, today: dt.date) -> dict[str, Any]:
     git(mirror, "rev-parse", "--verify", f"{revision}^{{commit}}")
-    listing = git(mirror, "ls-tree", "-r", "--name-only", revision, "--", *BENCHMARK_DIRS).split()
+    listing = tree_paths(mirror, revision, *BENCHMARK_DIRS, recursive=True)
     pages = sorted(path for path in listing if path.endswith(".rst") and path.count("/") >= 3)
     csvs = sorted(path for path in listing if path.endswith(".csv"))
     configurations: list[dict[str, Any]] = []

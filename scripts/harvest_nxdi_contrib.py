@@ -28,6 +28,7 @@ from harvesters.harvest_script import (
     read_releases,
     run,
     show,
+    tree_paths,
 )
 from harvesters.nxdi_contrib_readme import REPOSITORY, configuration_entries
 
@@ -47,7 +48,7 @@ DESCRIPTION = (
 
 def harvest(git_dir: Path, revision: str, releases: list[tuple[str, dt.date]], today: dt.date) -> dict[str, Any]:
     commit = git(git_dir, "rev-parse", f"{revision}^{{commit}}").strip()
-    listing = git(git_dir, "ls-tree", "--name-only", commit, "contrib/models/").split()
+    listing = tree_paths(git_dir, commit, "contrib/models/")
     configurations: list[dict[str, Any]] = []
     not_recorded: list[dict[str, str]] = []
     for model_path in sorted(listing):

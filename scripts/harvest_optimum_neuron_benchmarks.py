@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harvesters.harvest_script import HarvestError, configurations_file, git, header, run
+from harvesters.harvest_script import HarvestError, configurations_file, git, header, run, tree_paths
 from harvesters.optimum_neuron_benchmarks import (
     REPOSITORY,
     docs_entries,
@@ -45,8 +45,7 @@ DOCS = "docs/source/benchmarks"
 
 
 def _names(git_dir: Path, commit: str, folder: str) -> list[str]:
-    return sorted(line.rsplit("/", 1)[-1] for line in git(git_dir, "ls-tree", "--name-only", commit,
-                                                           f"{folder}/").split())
+    return sorted(line.rsplit("/", 1)[-1] for line in tree_paths(git_dir, commit, f"{folder}/"))
 
 
 def _show(git_dir: Path, commit: str, path: str) -> str | None:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harvesters.harvest_script import configurations_file, git, header, read_releases, run
+from harvesters.harvest_script import configurations_file, git, header, read_releases, run, tree_paths
 from harvesters.vllm_neuron_recipes import RECIPES, REPOSITORY, recipe_entries
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -38,8 +38,7 @@ NOT_CONFIGURATIONS = {"index.md": "the list of recipes, no configuration"}
 
 def harvest(git_dir: Path, revision: str, releases: list[tuple[str, dt.date]], today: dt.date) -> dict[str, Any]:
     commit = git(git_dir, "rev-parse", f"{revision}^{{commit}}").strip()
-    pages = sorted(line.rsplit("/", 1)[-1] for line in git(git_dir, "ls-tree", "--name-only", commit,
-                                                            f"{RECIPES}/").split())
+    pages = sorted(line.rsplit("/", 1)[-1] for line in tree_paths(git_dir, commit, f"{RECIPES}/"))
     configurations: list[dict[str, Any]] = []
     not_recorded: list[dict[str, str]] = []
     for page in pages:

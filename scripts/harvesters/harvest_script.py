@@ -59,6 +59,14 @@ def git(mirror: Path, *args: str, cap: int | None = None) -> str:
     return data.decode("utf-8", "replace")
 
 
+def tree_paths(mirror: Path, revision: str, *paths: str, recursive: bool = False, cap: int | None = None) -> list[str]:
+    """The paths `git ls-tree --name-only` lists under `paths` at `revision`, read NUL-separated (`-z`): a name with
+    a space, a quote or a non-ASCII letter is one path, as written, never split on whitespace or C-quoted."""
+    listing = git(mirror, "ls-tree", *(["-r"] if recursive else []), "-z", "--name-only", revision, "--", *paths,
+                  cap=cap)
+    return [path for path in listing.split("\0") if path]
+
+
 def show(mirror: Path, commit: str, path: str) -> tuple[str | None, str | None]:
     """(the file's text at the commit, None) or (None, why it was not read: absent, too large)."""
     try:

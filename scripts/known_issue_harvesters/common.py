@@ -44,8 +44,7 @@ def git(mirror: Path, *args: str, limit: int = MAX_GIT_OUTPUT) -> str:
 
 def files_at(mirror: Path, revision: str, *paths: str) -> list[str]:
     """The files under `paths` at the revision, NUL-separated by git (`-z`): a name with a space is one name."""
-    return [name for name in git(mirror, "ls-tree", "-r", "-z", "--name-only", revision, "--", *paths).split("\0")
-            if name]
+    return harvest_script.tree_paths(mirror, revision, *paths, recursive=True, cap=MAX_GIT_OUTPUT)
 
 
 def page_at(mirror: Path, revision: str, path: str) -> str:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -144,3 +144,21 @@ def test_changelog_refuses_a_revision_whose_registry_links_out_of_itself(registr
     assert lines[0].startswith(f"error: HEAD: 'registry/families/evil.yaml' {before}")
     assert lines[0].endswith(f"{after} (a registry holds plain files; nothing was read)")
     assert "neuron-compat-changelog-" not in result.stderr and tempfile.gettempdir() not in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_changelog_reads_a_registry_folder_named_with_a_space(registry: Path, tmp_path: Path) -> None:
+    """git's listing is read NUL-separated: `--path "my registry"` is one folder, not two names."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    shutil.copytree(registry, repo / "my registry")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    (repo / "my registry" / "families" / "bert.yaml").unlink()
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "bert removed")
+    result = run_cli("changelog", "--from", "HEAD~1", "--repo", repo, "--path", "my registry", "--format", "text",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "  family bert removed" in result.stdout.splitlines()

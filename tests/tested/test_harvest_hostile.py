@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from harvesters.harvest_script import HarvestError, git, refuse_invalid, show
+from harvesters.harvest_script import HarvestError, git, refuse_invalid, show, tree_paths
 from harvesters.neuron_performance_pages import Context, Page, TableRef, table_entries
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
@@ -43,6 +43,20 @@ def test_bytes_that_are_not_utf8_are_replaced_not_a_traceback(tmp_path: Path, da
     mirror = _mirror(tmp_path, {"README.md": data})
     text = git(mirror, "show", "HEAD:README.md")
     assert "\ufffd" in text
+
+
+def test_a_file_named_with_a_space_a_quote_or_an_accent_is_one_path(tmp_path: Path) -> None:
+    """Every harvester lists a mirror's files through tree_paths (`ls-tree -z`): a name is never split on its
+    spaces nor C-quoted ("caf\\303\\251.md"), so its page is read like any other."""
+    from known_issue_harvesters.common import files_at
+
+    names = ["a page.md", 'say "hi".md', "café.md", "plain.md"]
+    mirror = _mirror(tmp_path, {name: b"x\n" for name in names})
+    assert sorted(tree_paths(mirror, "HEAD")) == sorted(names)
+    assert sorted(files_at(mirror, "HEAD", ".")) == sorted(names)
+    for name in names:
+        assert show(mirror, "HEAD", tree_paths(mirror, "HEAD", name)[0]) == ("x\n", None)
+    assert sorted(p.name for p in SCRIPTS.glob("harvest*.py") if '"ls-tree"' in p.read_text(encoding="utf-8")) == []
 
 
 @pytest.mark.parametrize(("cell", "said"), [

@@ -38,7 +38,7 @@ def extract_registry(repo: Path, revision: str, registry_path: str, into: Path) 
         _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     except GitError:
         raise GitError(f"'{revision}' is not a commit, tag or branch of the repository at {repo}") from None
-    listing = _git(repo, "ls-tree", "-d", "--name-only", revision, "--", registry_path).decode().split()
+    listing = _git(repo, "ls-tree", "-d", "-z", "--name-only", revision, "--", registry_path).decode().split("\0")
     if registry_path.rstrip("/") not in listing:
         return None
     _stream_archive(repo, revision, registry_path, into)

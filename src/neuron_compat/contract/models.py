@@ -14,7 +14,12 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from neuron_compat.contract import catalogue_rules
-from neuron_compat.contract.hub_ids import REPO_ID_MAX_LENGTH, REPO_ID_PATTERN, REPO_ID_REFUSED, is_valid_repo_id
+from neuron_compat.contract.hub_ids import (
+    REPO_ID_MAX_LENGTH,
+    REPO_ID_PATTERN,
+    REPO_ID_REFUSED,
+    is_valid_repo_id,
+)
 from neuron_compat.contract.schema_rules import (
     END,
     Catalogue,

@@ -115,7 +115,7 @@ def _check_plain_number(text: str, where: str) -> None:
     what to change (a digit past the limit is never read as the first letter of the unit)."""
     if _PLAIN_NUMBER.fullmatch(text):
         return
-    whole, _, decimals = text.partition(".")
+    whole = text.partition(".")[0]
     if "e" in text.lower():
         reason = "has an exponent: write it out (0.00005, not 5e-5)"
     elif not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", text):
