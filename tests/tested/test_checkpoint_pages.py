@@ -1,14 +1,21 @@
 """Checkpoint pages: one per Hub id a tested configuration or a family example names, with the checkpoint's own
-configurations only, and the constraints scoped to it (never those scoped to another checkpoint)."""
+configurations only, and the constraints scoped to it (never those scoped to another checkpoint); each at a path no
+other id reaches, ids named like index pages included (`org` and `org/index`, `org/README`)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+from neuron_compat.contract.hub_ids import checkpoint_page_folder, is_valid_repo_id
 from neuron_compat.rules.validation import validate_registry
+from neuron_compat.site import urls
 from neuron_compat.site.pages import checkpoints
 
 ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "fixtures" / "registry"
+INDEX_LIKE = ["org", "org/index", "org/README", "org/index.md", "org/README.md", "org/Index.html", "index", "README",
+              "index.md", "org/org", "org-x/index", "README/index", "a" * 96 + "/" + "b" * 96]
 
 
 def _registry():  # type: ignore[no-untyped-def]
@@ -40,3 +47,30 @@ def test_a_constraint_scoped_to_another_checkpoint_is_left_out() -> None:
     assert checkpoints.scope(_Scope([], ["org/b"]), "org/a") is None
     assert checkpoints.scope(_Scope(["feature-extraction"], ["org/b"]), "org/a") == (
         "only when served for feature-extraction")
+
+
+def test_every_id_named_like_an_index_page_has_a_path_no_other_id_reaches() -> None:
+    assert all(is_valid_repo_id(hub_id) for hub_id in INDEX_LIKE)
+    pages = [urls.checkpoint_page(hub_id) for hub_id in INDEX_LIKE]
+    folded = [page.casefold() for page in pages]
+    assert len(set(folded)) == len(pages)
+    assert len({urls.page_url(page).casefold() for page in pages}) == len(pages)  # no two pages at one URL
+    for page in pages:  # each an index.md exactly two folders below checkpoints/: no page is in another's folder
+        assert page.startswith("checkpoints/") and page.endswith("/index.md") and page.count("/") == 3, page
+        assert not any(other.startswith(page.casefold()[: -len("index.md")]) for other in folded
+                       if other != page.casefold())
+    assert checkpoint_page_folder("gpt2") == "checkpoints/-/gpt2"
+    assert urls.checkpoint_url("meta-llama/Llama-3.1-8B") == "checkpoints/meta-llama/Llama-3.1-8B/"
+
+
+def test_the_site_writes_one_page_per_id_named_like_an_index_page(tmp_path: Path) -> None:
+    registry = tmp_path / "registry"
+    shutil.copytree(FIXTURE, registry)
+    family = registry / "families" / "llama.yaml"
+    text = "".join(line for line in family.read_text(encoding="utf-8").splitlines(keepends=True)
+                   if not line.startswith("examples:"))
+    family.write_text(text + "examples: [" + ", ".join(f"'{i}'" for i in INDEX_LIKE) + "]\n", encoding="utf-8")
+    files = checkpoints.render(validate_registry(registry).registry)
+    assert sorted(files) == sorted(urls.checkpoint_page(hub_id) for hub_id in INDEX_LIKE)
+    for hub_id in INDEX_LIKE:
+        assert f'\ntitle: "{hub_id}"\n' in files[urls.checkpoint_page(hub_id)]  # its own page, not another's

@@ -1,5 +1,5 @@
-"""Each checkpoint page has one Hub id: no two ids the registry gives pages to (family examples, tested
-configurations' `hub_id`) land on the same page path, case aside.
+"""Each checkpoint page belongs to one Hub id: no two ids that get a page (family examples, tested configurations'
+`hub_id`) differ only in case, the one way two valid ids could share a page path.
 
 The site writes a checkpoint's page at `checkpoints/<owner>/<name>/index.md` (contract.hub_ids), which no other
 valid id can reach, except one spelled differently in case: `check` and the Hub take `Org/Model` and `org/model`
@@ -71,8 +71,4 @@ def check(registry: Registry) -> Iterator[Finding]:
             yield Finding(named.file_key, named.loc, f"checkpoint '{named.hub_id}' {message}", hint)
 
 
-RULE = Rule(
-    name="checkpoint-page-paths",
-    description="Each checkpoint page path belongs to one Hub id (ids that differ only in case are refused).",
-    check=check,
-)
+RULE = Rule(name="checkpoint-page-paths", check=check)
