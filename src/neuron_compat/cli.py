@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "add_evidence",
     "diff",
     "changelog",
+    "release",
     "stale",
     "site",
 )

@@ -10,6 +10,7 @@ and sets `handler` to a function `(args) -> exit code`.
 - `explain`: `neuron-compat explain "<error text>"`: which known issues (registry/known-issues.yaml) match an error.
 - `export`: `neuron-compat export --json`: the whole validated registry as JSON.
 - `new`: `neuron-compat new FAMILY`: scaffold registry/families/FAMILY.yaml that already passes validation.
+- `release`: `neuron-compat release VERSION [--from VERSION] [--json]`: what a Neuron release changed, as its site page says.
 - `schema`: `neuron-compat schema`: the JSON Schemas of the registry files, for editors (with the registry's catalogue).
 - `site`: `neuron-compat site --out DIR`: write the complete documentation tree that mkdocs or Zensical builds.
 - `stale`: `neuron-compat stale`: list claims whose newest source was verified too long ago.
