@@ -20,5 +20,6 @@ views, the resolver, the fit, its exit codes, the check page's entry points and 
 - `explain`: Matching a pasted log against the known issues, ranked: an error code, then a distinctive phrase, then the words of a phrase; a generic phrase alone never matches; no regex of data.
 - `log_lines`: The part of a pasted log that `explain` reads: its error lines, the last ones first (standard library only).
 - `tested_lookup`: The tested configurations `check` names: those of the checkpoint asked about or, failing that, of its family, on the instance (or its hardware) asked for. Reads the compiled document's `configurations` section.
-- `environment_answer`: `check --environment` / `--stack-version`: the question asked for a pasted environment, the model's mismatches in it, and its JSON and text block.
+- `environment_answer`: `check --environment` / `--stack-version`: the question asked for a pasted environment, the model's mismatches in it, and its JSON.
+- `environment_text`: The 'Your environment' block of `check --environment`'s terminal text.
 """

@@ -97,7 +97,7 @@ class Answer:
                             pin_lines(self.known_issues))
         if self.environment is None:
             return text
-        from neuron_compat.check.environment_answer import environment_lines
+        from neuron_compat.check.environment_text import environment_lines
 
         header, _, rest = text.partition("\n\n")  # the block goes after what was read, before what to install
         return "\n".join([header, "", *(one_line(line) for line in environment_lines(self.environment)), "", rest])
