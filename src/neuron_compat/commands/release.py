@@ -64,8 +64,9 @@ def _change_line(change: dict[str, Any]) -> str:
 
 def _issue_line(issue: dict[str, Any], fixed: bool) -> str:
     if fixed:
-        return f"{issue['title']} ({issue['component']}{'; derived: no longer listed' if issue['derived'] else ''})"
-    status = f"; fixed in {issue['fixed_in']}" if issue["fixed_in"] else ""
+        return f"{issue['title']} ({issue['component']})"
+    status = f"; not listed in the notes from {issue['not_listed_from']} on" if issue["not_listed_from"] else ""
+    status += f"; fixed in {issue['fixed_in']}" if issue["fixed_in"] else ""
     return f"{issue['title']} ({issue['component']}{status})"
 
 

@@ -3,8 +3,8 @@
 The same readings the release pages make (site/pages/releases.py): the claim cells that differ from the release
 before (views.at_release `paired_cells_at` / `diff_cells`, folded by hardware), the version pairing lines, the
 stacks shipped, the components, the known issues its notes list and those fixed in it (a release-note known
-issue is listed from `listed_in.first` to `.last`; fixed where `fixed_in.release` is it), and the statement notes
-tied to it. With `--from`, every release after FROM up to VERSION counts: claims are compared at the two ends,
+issue is listed from `listed_in.first` to `.last`; fixed where a source names the release, `fixed_in.release`; one the
+notes merely stop listing is "not listed from R on", never fixed). With `--from`, every release after FROM up to VERSION counts: claims are compared at the two ends,
 fixes and lifecycle events are those of the releases between. Lifecycle events are stacks.yaml's: a stack's first
 catalogued release (`since`), its end of support and its `ends` entries. Measurements that moved are tested
 configurations (registry/configurations) of one checkpoint x stack x instance x shape measured at both ends with a
@@ -60,9 +60,10 @@ def _between(version: str, first: str, last: str) -> bool:
 
 
 def _issue_row(issue: Any) -> dict[str, Any]:
-    fixed = _get(issue, "fixed_in")
+    fixed, listed = _get(issue, "fixed_in"), _get(issue, "listed_in")
     return {"id": _get(issue, "id"), "title": _get(issue, "title"), "component": _get(issue, "component"),
-            "fixed_in": _get(fixed, "release") if fixed else None, "derived": bool(_get(fixed, "derived")) if fixed else False}
+            "fixed_in": _get(fixed, "release") if fixed else None,
+            "not_listed_from": _get(listed, "not_listed_from") if listed else None}
 
 
 def _changes(registry: Any, before: str | None, after: str) -> list[dict[str, Any]]:
