@@ -100,7 +100,7 @@ def test_validate_fix_never_writes_over_an_edit_saved_meanwhile(registry: Path, 
         return found
 
     monkeypatch.setattr(shadow_registry, "validate_with_changes", validate_then_save)
-    code, out, err = _validate("--fix")
+    code, _, err = _validate("--fix")
     assert code == 1 and err.splitlines() == [
         "error: registry/releases.yaml: changed since it was read (saved by another program?); nothing written: run "
         "the command again"]
