@@ -257,7 +257,8 @@ def test_tiny_and_huge_values_are_written_as_numbers_that_validate(measured: Pat
     result = run_cli(*argv, "--measure", "tpot=0.000000001ms", "--measure", "throughput=123456789012345tokens/s",
                      "--registry", measured, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    text = (measured / "configurations" / "reported.yaml").read_text(encoding="utf-8")
+    (written,) = (measured / "configurations" / "reported").iterdir()
+    text = written.read_text(encoding="utf-8")
     assert "{metric: mfu, value: 0.00005, unit: percent}" in text
     assert "{metric: tpot, value: 0.000000001, unit: ms}" in text
     assert "{metric: throughput, value: 123456789012345, unit: tokens/s}" in text
