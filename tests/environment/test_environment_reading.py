@@ -127,6 +127,21 @@ def test_unknown_neuron_packages_and_stray_lines_are_not_recognised_lines(regist
     assert environment.not_recognised == ["line 3: hello world, this is me"]
 
 
+def test_json_inside_a_paste_that_is_not_neuron_ls_is_a_not_recognised_line(registry):
+    environment = detect(registry, read_paste('neuronx-cc==2.21.33363.0\n{"model_type":\n "qwen3"}\ntorch==2.8.0\n'))
+    assert environment.release == "2.26.1"
+    assert environment.not_recognised == ["line 2: a JSON document of 2 lines that is not neuron-ls output"]
+
+
+def test_a_paste_of_many_bracket_lines_reads_in_linear_time():
+    import time
+
+    started = time.monotonic()
+    with pytest.raises(PasteError, match="nothing recognised"):
+        read_paste("[x\n" * 49_000)
+    assert time.monotonic() - started < 5  # was quadratic (the rest of the text copied per '[' line): minutes
+
+
 def test_a_version_no_release_records_is_a_note_not_a_guess(registry):
     environment = detect(registry, read_paste("neuronx-cc==2.99.1.0\n"))
     assert environment.release is None and environment.release_candidates == []

@@ -39,6 +39,8 @@ def read_image(text: str, line: int = 0) -> ContainerImage | None:
     """The image this line names (it may be `docker pull URI` or `image: URI`), or None."""
     words = [w for w in re.split(r"[\s\"'`]+", text.strip()) if w]
     for word in words[-3:]:
+        if "neuron" not in word or ":" not in word:  # cheap before the pattern, on every line of a paste
+            continue
         match = _IMAGE.fullmatch(word)
         if match is None:
             continue

@@ -8,6 +8,7 @@ by safeio.bounded_read), at most `MAX_LINES` lines, and binary input is refused,
 
 from __future__ import annotations
 
+import bisect
 import json
 import sys
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ from neuron_compat.safeio.safe_text import one_line
 MAX_BYTES = 2 * 1024 * 1024
 """The most text read (a `pip freeze` of 400 packages is about 12 KB; neuron-ls of 16 devices about 20 KB)."""
 MAX_LINES = 50_000
+MAX_JSON_ATTEMPTS = 20
+"""Lines starting with '[' or '{' tried as a JSON document (neuron-ls's is one; a paste holds at most a few)."""
 SHOWN_NOT_RECOGNISED = 8
 """How many not-recognised lines are quoted (all are counted)."""
 
@@ -93,16 +96,22 @@ def decode(data: bytes) -> str:
 def read_paste(data: bytes | str) -> Paste:
     """Read a paste. Raises PasteError when nothing in it can be read as any of the formats."""
     text = decode(data) if isinstance(data, bytes) else data
-    lines = text.splitlines()
-    if len(lines) > MAX_LINES:
-        raise PasteError(f"{len(lines)} lines; at most {MAX_LINES} are read (paste the pip list and neuron-ls output only)")
+    kept = text.splitlines(keepends=True)
+    if len(kept) > MAX_LINES:
+        raise PasteError(f"{len(kept)} lines; at most {MAX_LINES} are read (paste the pip list and neuron-ls output only)")
+    lines = [line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") for line in kept]
+    starts = [0]
+    for line in kept:
+        starts.append(starts[-1] + len(line))
     paste = Paste()
     number = 0
+    attempts = 0
     while number < len(lines):
         raw = lines[number]
         stripped = raw.strip()
-        if stripped.startswith(("[", "{")):
-            consumed = _json_block(paste, lines, number)
+        if stripped.startswith(("[", "{")) and attempts < MAX_JSON_ATTEMPTS:
+            attempts += 1
+            consumed = _json_block(paste, text, starts, lines, number)
             if consumed:
                 number += consumed
                 continue
@@ -115,22 +124,26 @@ def read_paste(data: bytes | str) -> Paste:
     return paste
 
 
-def _json_block(paste: Paste, lines: list[str], start: int) -> int:
-    """Lines used by the JSON document starting on line `start` (0: none there)."""
-    text = "\n".join(lines[start:])
+def _json_block(paste: Paste, text: str, starts: list[int], lines: list[str], start: int) -> int:
+    """Lines used by the JSON document starting on line `start` (0: none there). The document is decoded in place
+    (an offset into the text, never a copy of the rest of it: a paste of many '[' lines stays linear)."""
+    offset = starts[start] + (len(lines[start]) - len(lines[start].lstrip()))
     try:
-        document, end = json.JSONDecoder().raw_decode(text)
+        document, end = json.JSONDecoder().raw_decode(text, offset)
     except (json.JSONDecodeError, RecursionError):
-        if start == 0 and len(lines) > 0 and text.strip().startswith(("[{", "{")) and not _plain_lines(lines):
+        if start == 0 and text[offset:offset + 2].startswith(("[{", "{")) and not _plain_lines(lines):
             raise PasteError("JSON that does not parse; paste all of neuron-ls's output") from None
         return 0
     except ValueError:  # an integer of thousands of digits
         raise PasteError("JSON with a number too long to read") from None
+    used = bisect.bisect_left(starts, end, lo=start + 1) - start  # the lines the document reaches into
     try:
         devices = devices_from_json(document)
     except NeuronLsFormatError as error:
-        raise PasteError(str(error)) from None
-    used = text[:end].count("\n") + 1
+        if start == 0 and not text[end:].strip():  # the whole paste: say why nothing is read
+            raise PasteError(str(error)) from None
+        paste.not_recognised.append((start + 1, f"a JSON document of {used} lines that is not neuron-ls output"))
+        return used
     devices.lines = list(range(start + 1, start + used + 1))
     paste.devices = _merged(paste.devices, devices)
     paste.note_format(devices.format)
