@@ -233,3 +233,20 @@ def test_a_contract_refusal_is_one_readable_line_per_problem() -> None:
     lines = validation_lines(caught.value)
     assert "issues.0.title: Field required" in lines and all("\n" not in line for line in lines)
     assert len(lines) == caught.value.error_count()
+
+
+def test_the_runtime_status_codes_are_one_entry_each_with_their_number_and_meaning() -> None:
+    from known_issue_harvesters import runtime_status
+
+    page = ("NRT_STATUS\n^^^^^^^^^^\n\n.. code-block:: c\n\n   typedef enum {\n       NRT_SUCCESS = 0,\n"
+            "       NRT_TIMEOUT = 5,\n       NRT_EXEC_HW_ERR_REPAIRABLE_HBM_UE = 1205,\n   } NRT_STATUS;\n\n"
+            "* ``NRT_SUCCESS`` - Operation completed successfully\n* ``NRT_TIMEOUT`` - Operation timed out\n"
+            "* ``NRT_EXEC_HW_ERR_REPAIRABLE_HBM_UE`` - HBM encountered a repairable uncorrectable error\n"
+            "* ``NRT_NOT_ENUMERATED`` - Explained but not in the enumeration\n")
+    assert [(code, number) for code, number, _, _ in runtime_status.codes(page)] == [
+        ("NRT_TIMEOUT", 5), ("NRT_EXEC_HW_ERR_REPAIRABLE_HBM_UE", 1205)]
+    result = Harvested("runtime-status", "d", "s", "v2.32.0")
+    for code, number, meaning, line in runtime_status.codes(page):
+        assert result.add(runtime_status._entry(code, number, meaning, line, "v2.32.0", dt.date(2026, 8, 1)), "x")
+    assert result.issues[1]["title"] == ("NRT_EXEC_HW_ERR_REPAIRABLE_HBM_UE (1205): HBM encountered a repairable "
+                                         "uncorrectable error")

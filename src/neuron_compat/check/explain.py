@@ -52,7 +52,7 @@ GENERIC_CODES = frozenset({"NRT_FAILURE", "NRT_TIMEOUT", "NRT_STATUS", "NRT_INVA
 match made otherwise and never make one."""
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
 _WORD = re.compile(r"[a-z_#][a-z0-9_#]*(?:\.[a-z_#][a-z0-9_#]*)*")
-_CODE_SHAPE = re.compile(r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,4}|[A-Z]{2,8}[0-9]{2,6})$")
+_CODE_SHAPE = re.compile(r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,6}|[A-Z]{2,8}[0-9]{2,6})$")
 _HEX = re.compile(r"0x[0-9a-f]+")
 _PCI = re.compile(r"\b[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]\b")  # a device's PCI address
 _PATH = re.compile(r"(?:[a-z]:)?(?:~|\.{1,2})?(?:/[\w.+@-]+){2,}/?")

@@ -43,7 +43,7 @@ def _check_phrase(value: str) -> str:
     return value
 
 
-ERROR_CODE_PATTERN = r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,4}|[A-Z]{2,8}[0-9]{2,6})$"
+ERROR_CODE_PATTERN = r"^(?:NCC_[A-Z]{3,6}[0-9]{3}|[A-Z][A-Z0-9]{1,15}(?:_[A-Z0-9]{2,24}){1,6}|[A-Z]{2,8}[0-9]{2,6})$"
 """A code's shape: a compiler code (`NCC_EOOM001`), an upper-case name with underscores (`NRT_RESOURCE`), or
 letters then digits (`EOOM001`). Every shape has an underscore or digits, so no code is an ordinary word: `NCC_T`
 or `TIMEOUT` are refused (a one-letter code after `NCC_` once matched "I got a timeout")."""
