@@ -52,16 +52,29 @@ def test_concurrent_add_evidence_keeps_every_write(tmp_path: Path) -> None:
 
 
 def test_add_evidence_writes_through_a_symlink_and_keeps_the_mode(tmp_path: Path) -> None:
+    """A family file that is a link to a file inside the registry (a link out is refused: the next test)."""
     registry = registry_copy(tmp_path)
-    real = tmp_path / "llama-real.yaml"
+    (registry / "shared").mkdir()
+    real = registry / "shared" / "llama-real.yaml"
     shutil.move(registry / "families" / "llama.yaml", real)
-    (registry / "families" / "llama.yaml").symlink_to(real)
+    (registry / "families" / "llama.yaml").symlink_to("../shared/llama-real.yaml")
     real.chmod(0o640)
     assert add_evidence(registry, "https://example.com/through", tmp_path).returncode == 0
     assert (registry / "families" / "llama.yaml").is_symlink()
     assert "https://example.com/through" in real.read_text(encoding="utf-8")
     assert stat.S_IMODE(real.stat().st_mode) == 0o640
     assert not [p for p in real.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_add_evidence_refuses_a_family_file_that_links_outside_the_registry(tmp_path: Path) -> None:
+    registry = registry_copy(tmp_path)
+    outside = tmp_path / "private-llama.yaml"
+    shutil.move(registry / "families" / "llama.yaml", outside)
+    (registry / "families" / "llama.yaml").symlink_to(outside)
+    before = outside.read_bytes()
+    result = add_evidence(registry, "https://example.com/outside", tmp_path)
+    assert result.returncode == 1 and "outside the registry" in result.stderr and "Traceback" not in result.stderr
+    assert outside.read_bytes() == before
 
 
 def test_add_evidence_keeps_crlf_line_endings_and_bom(tmp_path: Path) -> None:
