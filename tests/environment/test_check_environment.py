@@ -106,3 +106,21 @@ def test_the_json_schema_describes_environment():
     schema = json.loads(check("--json-schema").stdout)
     assert schema["properties"]["environment"]["required"] == ["release", "release_candidates", "packages", "instance",
                                                                "mismatches"]
+
+
+def test_a_caller_without_files_gets_the_same_environment_answer():
+    """check/environment_answer.ask_in_environment: what the check page can call with pasted text."""
+    from neuron_compat.check.answer_pipeline import AnswerError, Question
+    from neuron_compat.check.environment_answer import ask_in_environment
+    from neuron_compat.registry_sources.selection import open_registry
+
+    registry = open_registry(str(ROOT / "registry"))[0]
+    config = json.loads((CONFIGS / "qwen3-8b.json").read_text())
+    paste = (PASTES / "issue_paste_inf2_vllm_neuron.txt").read_text()
+    answer = ask_in_environment(config, registry, Question(), paste)
+    cli = json.loads(check(str(CONFIGS / "qwen3-8b.json"), "--environment",
+                           str(PASTES / "issue_paste_inf2_vllm_neuron.txt"), "--json").stdout)
+    assert answer.environment == cli["environment"] and answer.verdict.release == cli["release"]
+    with pytest.raises(AnswerError, match="environment: not text \\(binary data\\)") as raised:
+        ask_in_environment(config, registry, Question(), "\0\0\0")
+    assert raised.value.code == 1

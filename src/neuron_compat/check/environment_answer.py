@@ -103,6 +103,30 @@ def model_mismatches(environment: Environment, verdict: Verdict, today: Verdict 
     return found
 
 
+def ask_in_environment(config: object, registry: CompiledRegistry, question: Question, environment_text: str,
+                       checkpoint: str | None = None, source: str = "pasted text") -> Answer:
+    """The answer for a config in a pasted environment (text, not a file): what `check --environment` gives, for
+    a caller without files such as the check page (pure Python, standard library only). Raises AnswerError with
+    `check`'s one-line message and exit code."""
+    from neuron_compat.check.answer_pipeline import AnswerError, ask
+    from neuron_compat.check.exit_codes import EXIT_PROBLEMS
+    from neuron_compat.environment.detection import detect
+    from neuron_compat.environment.paste import MAX_BYTES, PasteError, read_paste
+
+    if len(environment_text) > MAX_BYTES:
+        raise AnswerError(f"environment: more than {MAX_BYTES // 1024 // 1024} MiB; paste the pip list and neuron-ls "
+                          "output only", EXIT_PROBLEMS)
+    try:
+        paste = read_paste(environment_text)
+    except PasteError as error:
+        raise AnswerError(f"environment: {error}", EXIT_PROBLEMS) from None
+    environment = detect(registry, paste)
+    question, said = environment_question(question, environment, registry)
+    answer = ask(config, registry, question, checkpoint, source=source)
+    attach_environment(answer, environment, config, question, said)
+    return answer
+
+
 def today_verdict(config: object, registry: CompiledRegistry, question: Question) -> Verdict | None:
     """The verdict at the newest release for the same question (None when the config does not resolve)."""
     from neuron_compat.check.config_facts import ConfigError, facts_from_config

@@ -35,6 +35,9 @@ SHOWN_NOT_RECOGNISED = 8
 """How many not-recognised lines are quoted (all are counted)."""
 
 
+BINARY = "not text (binary data); paste the output of pip freeze, pip list or neuron-ls"
+
+
 class PasteError(ValueError):
     """The paste cannot be read at all: a one-line reason for a person."""
 
@@ -85,7 +88,7 @@ def decode(data: bytes) -> str:
         except UnicodeDecodeError:
             raise PasteError("not text: the UTF-16 mark is followed by bytes that are not UTF-16") from None
     if b"\0" in data[:65536]:
-        raise PasteError("not text (binary data); paste the output of pip freeze, pip list or neuron-ls")
+        raise PasteError(BINARY)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -96,6 +99,8 @@ def decode(data: bytes) -> str:
 def read_paste(data: bytes | str) -> Paste:
     """Read a paste. Raises PasteError when nothing in it can be read as any of the formats."""
     text = decode(data) if isinstance(data, bytes) else data
+    if "\0" in text[:65536]:  # text handed over as str (the check page) is held to what a file is
+        raise PasteError(BINARY)
     kept = text.splitlines(keepends=True)
     if len(kept) > MAX_LINES:
         raise PasteError(f"{len(kept)} lines; at most {MAX_LINES} are read (paste the pip list and neuron-ls output only)")
