@@ -82,6 +82,12 @@ class Listing:
     also: list[str] = field(default_factory=list)  # other components whose notes have the same text
 
 
+_NAMED_FIX = re.compile(r"(?i)\bfixed in\b[^()\n]{0,80}?\(Neuron(?: SDK)? (\d+\.\d+\.\d+)\)"
+                        r"|\bfixed in (?:Neuron(?: SDK)?|release) (\d+\.\d+\.\d+)")
+"""A known issue's own note naming the release with its fix ("This is fixed in the compiler version 2.10.0.35 (Neuron SDK
+2.14.1)"): the one case a known issue carries `fixed_in`."""
+
+
 def _known_release(release: str, releases: set[str]) -> bool:
     """A release the registry has, or one older than its oldest (the notes go back to 2.0)."""
     if not releases or release in releases:
@@ -237,6 +243,9 @@ def _entry(listing: Listing, revision: str, verified: dt.date, has_known: dict[s
     if listing.kind == "bug-fix":
         fixed = {"release": first}
     else:
+        named = _NAMED_FIX.search(listing.text)
+        if named:  # the note itself names the release with the fix
+            fixed = {"release": named.group(1) or named.group(2)}
         later = sorted((r for r in has_known if _key(r) > _key(last)), key=_key)
         if later and has_known[later[0]]:
             listed["not_listed_from"] = later[0]  # not a fix: no note says so

@@ -250,3 +250,14 @@ def test_the_runtime_status_codes_are_one_entry_each_with_their_number_and_meani
         assert result.add(runtime_status._entry(code, number, meaning, line, "v2.32.0", dt.date(2026, 8, 1)), "x")
     assert result.issues[1]["title"] == ("NRT_EXEC_HW_ERR_REPAIRABLE_HBM_UE (1205): HBM encountered a repairable "
                                          "uncorrectable error")
+
+
+def test_a_known_issue_whose_note_names_the_fix_release_carries_it_and_no_other_does() -> None:
+    listing = release_notes.Listing("compiler", "known-issue", "", "Some configurations fail with ``X``. This is fixed "
+                                    "in the compiler version 2.10.0.35 (Neuron SDK 2.14.1).", ["2.14.0"],
+                                    {"2.14.0": ("", 1)})
+    entry = release_notes._entry(listing, "v2.32.0", dt.date(2026, 8, 1), {"2.14.0": True, "2.15.0": True}, set(), {})
+    assert entry["fixed_in"] == {"release": "2.14.1"}
+    assert entry["listed_in"] == {"first": "2.14.0", "last": "2.14.0", "not_listed_from": "2.15.0"}
+    listing.text = "Some configurations fail. The bug will be addressed in upcoming Neuron releases."
+    assert release_notes._entry(listing, "v2.32.0", dt.date(2026, 8, 1), {}, set(), {})["fixed_in"] is None
