@@ -10,7 +10,7 @@ surfaces only read their input and print; none of them assembles an answer of it
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from neuron_compat.check.exit_codes import EXIT_FOR_STATUS, EXIT_PROBLEMS, EXIT_USAGE
@@ -70,6 +70,7 @@ class Answer:
     environment: dict[str, Any] | None = None
     """With `check --environment` / `--stack-version`: what was read and what does not fit
     (check/environment_answer.py's `environment_document`)."""
+    tracked: list[dict[str, Any]] = field(default_factory=list)  # maintainers' tracked notes (never a status)
 
     @property
     def exit_code(self) -> int:
@@ -88,12 +89,13 @@ class Answer:
         from neuron_compat.check.explain import family_issue_lines, pin_lines
         from neuron_compat.check.fit_text import render_fit
         from neuron_compat.check.tested_text import render_tested
+        from neuron_compat.check.tracked_text import tracked_lines
 
         verdict = self.verdict
         probe = self.registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
         text = render_table(verdict, source, origin.describe(), probe,
                             [*render_fit(self.document["fit"]), "", *render_tested(self.tested),
-                             *family_issue_lines(self.known_issues)],
+                             *family_issue_lines(self.known_issues), *tracked_lines(self.tracked)],
                             pin_lines(self.known_issues))
         if self.environment is None:
             return text
@@ -134,13 +136,14 @@ def answer_for_verdict(registry: CompiledRegistry, verdict: Verdict, config: obj
     """The Answer around a verdict already resolved: its fit, tested configurations and known issues."""
     from neuron_compat.check.explain import family_issues
     from neuron_compat.check.tested_lookup import all_configurations, named_checkpoint, tested_for
+    from neuron_compat.check.tracked_text import family_tracked
 
     document = answer_document(verdict, config, registry.instances, [s.id for s in registry.stacks], fit,
                                all_configurations(registry))
     family = verdict.family.id if verdict.family else None
     tested = tested_for(registry, checkpoint or named_checkpoint(config), family, instance=instance, stack=stack)
     issues = family_issues(registry.known_issues, family) if family else []
-    return Answer(verdict, document, tested, issues, registry)
+    return Answer(verdict, document, tested, issues, registry, tracked=family_tracked(registry, family))
 
 
 def _unknown_value(option: str, value: str, allowed: list[str]) -> str:

@@ -475,6 +475,19 @@ class Statement(Model):
         return max(source.verified for source in self.sources)
 
 
+class Tracked(Model):
+    """A stack's maintainer saying, in a public thread, that they track this family: their words, when and where.
+
+    It is news, not a status: it never changes what a statement says, and pages and `check` show it apart."""
+
+    stack: StackRef = Field(description="The stack whose maintainer said it (stacks.yaml id).")
+    quote: PlainText = Field(description="The maintainer's words, quoted briefly and exactly.")
+    by: PlainText | None = Field(default=None, description="Who said it (GitHub handle).")
+    date: Date = Field(description="When it was said (YYYY-MM-DD).")
+    url: HttpsUrl = Field(description="The public issue or comment where it was said.")
+    verified: Date = Field(description="When the thread was last read and still said so.")
+
+
 IDENTIFYING_FIELDS = ("model_types", "pipelines")
 """A family lists at least one of these."""
 
@@ -498,6 +511,9 @@ class Family(Model):
     remote_code: bool = Field(default=False, description="True when the checkpoints need trust_remote_code (model_type not in transformers).")
     previous_ids: list[Slug] = Field(default_factory=list, description="Earlier ids of this family; the site redirects them here.")
     support: list[Statement] = Field(default_factory=list, description="Support statements: one per stack x workload, per hardware set and release range.")
+    tracked: list[Tracked] = Field(
+        default_factory=list, description="Maintainers saying they track this family for a stack (their words, date "
+        "and link); shown apart from the statements and never a status.")
 
     @model_validator(mode="after")
     def _identifies_something(self) -> Family:

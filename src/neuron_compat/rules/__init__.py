@@ -15,6 +15,7 @@
 - `stack_version_line`: For stacks with their own version line (optimum-neuron), statements name it, consistently with since/until.
 - `statement_completeness`: A claim says what it needs to: supported/partial name a since release, partial and unsupported explain why; the workload and hardware are ones the stack has.
 - `statement_scope`: Scopes inside a family: `applies_to` names the family's own tasks and checkpoints, and an attention-free family (all its classes convolutional or state-space) states no attention implementation.
+- `tracked_notes`: A family's `tracked` notes name a stack of stacks.yaml, and were said, and read, on or before today (plus a day for time zones) and said no later than read.
 - `tested_configurations`: Tested configurations name what exists: their family, stack, stack version, release and instance; ids are unique.
 - `unique_architectures`: An architecture class name (config `architectures`) belongs to exactly one family.
 - `unique_model_types`: A model_type (and a diffusers pipeline class) belongs to exactly one family.
@@ -45,6 +46,7 @@ from neuron_compat.rules import (
     statement_completeness,
     statement_scope,
     tested_configurations,
+    tracked_notes,
     unique_architectures,
     unique_model_types,
     upstream_model_types,
@@ -67,6 +69,7 @@ RULES: tuple[Rule, ...] = (
     capability_ranges.RULE,
     capability_subset.RULE,
     statement_scope.RULE,
+    tracked_notes.RULE,
     tested_configurations.RULE,
     checkpoint_page_paths.RULE,
     known_issues.RULE,

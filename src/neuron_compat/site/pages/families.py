@@ -164,6 +164,10 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
     else:
         parts.append(heading(2, "Support", "overview"))
         parts.append(block("empty.html.j2", message="No support statements yet: every stack is unknown for this family."))
+    if family.tracked:
+        parts.append(heading(2, "Tracked by maintainers", "tracked"))
+        parts.append(block("family_tracked.html.j2", tracked=family.tracked,
+                           stack_names={stack.id: stack.name for stack in registry.stacks}))
     parts += [
         heading(2, "About this family", "about"),
         block("family_head.html.j2", family=family, links=links, freshness=freshness,
