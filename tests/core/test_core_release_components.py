@@ -77,3 +77,14 @@ def test_a_component_both_given_and_not_stated_is_a_located_problem(tmp_path):
     [problem] = [p.format() for p in result.problems]
     assert "releases.yaml:" in problem and "releases[1]" in problem
     assert "torch-neuronx: listed in both components and not_stated" in problem
+
+
+def test_the_release_page_says_which_versions_are_not_stated_and_what_was_read():
+    from neuron_compat.site.pages.releases import all_release_changes, release_page
+
+    registry = validate_registry(ROOT / "registry").registry
+    html = release_page(registry, "2.34.0", all_release_changes(registry)["2.34.0"])
+    row = html[html.index('<th scope="row">Not stated</th>'):]
+    row = row[:row.index("</tr>")]
+    assert "<code>vllm-neuron</code>: No stored 2.34.0 page gives it" in row
+    assert 'href="https://github.com/aws-neuron/aws-neuron-sdk/releases/tag/v2.34.0"' in row
