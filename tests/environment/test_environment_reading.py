@@ -47,6 +47,16 @@ def test_pip_list_columns_with_an_editable_location_and_a_prompt_line(registry):
     assert environment.not_recognised == []  # '$ pip list', the header and the ruler are not complaints
 
 
+def test_pip_show_and_apt_list_are_read_and_system_packages_shown_not_matched(registry):
+    environment = environment_of(registry, "pip_show_and_apt_2_26_1.txt")
+    assert environment.release == "2.26.1" and environment.formats == ["pip", "apt"]
+    assert environment.stack_versions["optimum-neuron"] == "0.4.5"
+    runtime = next(p for p in environment.packages if p.name == "aws-neuronx-runtime-lib")
+    assert (runtime.version, runtime.source, runtime.recorded_as, runtime.releases) == (
+        "2.28.23.0-add3d1f21", "apt", None, [])
+    assert environment.not_recognised == [] and environment.notes == []  # the warning and pip show's fields are quiet
+
+
 def test_the_stack_version_picks_the_release_among_equal_ones(registry):
     environment = environment_of(registry, "pip_list_freeze_format_2_24.txt")
     # 2.24.0 and 2.24.1 ship the same neuronx-cc and torch-neuronx; optimum-neuron 0.3.0 pairs with 2.24.0

@@ -220,8 +220,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--environment", metavar="FILE",
                         help="answer for your environment: a file ('-': standard input) holding what you paste into "
-                        "an issue: pip freeze or pip list, neuron-ls (its table, --json-output or --output-format "
-                        "json) and/or a Neuron container image URI. Its Neuron release answers for --neuron, its "
+                        "an issue: pip freeze, pip list or pip show, neuron-ls (its table, --json-output or "
+                        "--output-format json), apt list of the Neuron packages and/or a Neuron container image URI. Its Neuron release answers for --neuron, its "
                         "instance for --instance and --hardware (a flag you give wins); the text starts with a "
                         "'Your environment' block and --json adds `environment` (release, release_candidates, "
                         "packages, instance, mismatches)")

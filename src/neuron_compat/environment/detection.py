@@ -21,9 +21,9 @@ from typing import Any
 from neuron_compat.contract.versions import version_key
 from neuron_compat.environment.packages import (
     FRAMEWORKS,
-    OTHER_NEURON,
     RECORDED,
     is_neuron_name,
+    is_other_neuron,
     normalise,
     plain_version,
 )
@@ -121,8 +121,8 @@ def _packages(registry: Any, paste: Paste) -> tuple[list[Package], list[str]]:
     unknown: list[str] = []
     for line in paste.packages:
         key = normalise(line.name)
-        if key in RECORDED or key in FRAMEWORKS or key in OTHER_NEURON:
-            found[key] = _package(registry, key, line.version, "pip")
+        if key in RECORDED or key in FRAMEWORKS or is_other_neuron(key):
+            found[key] = _package(registry, key, line.version, line.kind)
         elif is_neuron_name(key):
             unknown.append(f"line {line.line}: {one_line(line.name)} {one_line(line.version or '')}: not a Neuron "
                            "package this registry knows".replace("  ", " "))

@@ -47,6 +47,15 @@ def plain_version(version: str) -> str:
     return version.split("+", 1)[0]
 
 
+SYSTEM_PREFIXES = ("aws-neuronx-", "aws-neuron-")
+"""The Neuron driver, runtime and tools packages (apt, dpkg): shown, never matched (no release records them)."""
+
+
+def is_other_neuron(name: str) -> bool:
+    """A package a Neuron environment carries that no release records a version of."""
+    return name in OTHER_NEURON or name.startswith(SYSTEM_PREFIXES)
+
+
 def is_neuron_name(name: str) -> bool:
     """A name that says Neuron but is in no table here: worth a 'not recognised' line, unlike numpy."""
-    return "neuron" in name and name not in RECORDED and name not in OTHER_NEURON
+    return "neuron" in name and name not in RECORDED and not is_other_neuron(name)

@@ -22,7 +22,7 @@ from neuron_compat.environment.neuron_ls import (
     devices_from_json,
     read_table_line,
 )
-from neuron_compat.environment.pip_text import PipLine, read_pip_line
+from neuron_compat.environment.pip_text import PipLine, PipShow, read_pip_line
 from neuron_compat.safeio.bounded_read import UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import one_line
 
@@ -51,6 +51,7 @@ class Paste:
     image: ContainerImage | None = None
     formats: list[str] = field(default_factory=list)
     not_recognised: list[tuple[int, str]] = field(default_factory=list)
+    show: PipShow = field(default_factory=PipShow)
 
     def note_format(self, name: str) -> None:
         if name not in self.formats:
@@ -182,10 +183,11 @@ def _read_line(paste: Paste, raw: str, number: int) -> None:
         paste.image = image
         paste.note_format("container image")
         return
-    pip = read_pip_line(raw, number)
+    shown = paste.show.read(raw, number)
+    pip = shown if shown is not None else read_pip_line(raw, number)
     if isinstance(pip, PipLine):
         paste.packages.append(pip)
-        paste.note_format("pip")
+        paste.note_format(pip.kind)
     elif pip is None and not _shell_prompt(raw):
         paste.not_recognised.append((number, raw.strip()))
 
