@@ -448,7 +448,7 @@ def match_issues(text: str, issues: list[dict[str, Any]], stack: str | None = No
             stack_match=None if stack is None else (not stacks or stack in stacks),
             hardware_match=None if hardware is None else (not issue_hardware or hardware in issue_hardware),
             release=release_answer(issue, release) if release else None, tier=tier, score=score,
-            evidence=what.evidence))
+            evidence=sorted(what.evidence, key=lambda e: e.line)))
     found.sort(key=lambda m: (m.stack_match is False, m.hardware_match is False, -m.score, str(m.issue.get("id"))))
     return found
 
