@@ -204,8 +204,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "model_index.json, or a model folder) and answer per stack at a Neuron release, with the caveats "
         "that apply to this config, after what to install per hardware: the best stack x Neuron release that "
         "works, ranked by whether the stack has ended there (ended last), status (supported before partial), the "
-        "stack's lifecycle (active, then beta or maintenance) and the newest release, with the release's "
-        "component versions. Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, "
+        "stack's lifecycle (active, then beta or maintenance) and the newest release, with the stack version's own "
+        "pins where its package states them, else the release's component versions. Exit codes: 0 supported, 3 partial, 4 unsupported or unknown, "
         "1 bad input, 2 the model or the registry URL could not be reached (argparse usage errors also exit 2).",
     )
     parser.add_argument("model", nargs="?", help="Hub repo id (Qwen/Qwen3-8B), config.json, model_index.json or a model folder")
