@@ -36,6 +36,7 @@ FIRST: dict[str, set[str]] = {
     "sram_ecc_uncorrectable.log": {"runtime-hardware-uncorrectable-error", "runtime-ts-hardware-errors-408"},
     "hbm_alloc_log_dev_mem.log": {"runtime-device-memory-allocation"},
     "hbm_alloc_status4.log": {"runtime-device-memory-allocation"},
+    "hbm_alloc_load_collectives.log": {"runtime-device-memory-allocation"},
     "triton_dataclass.log": {"pytorch-ts-import-torch-xla-crashed-with-108"},
     "vllm_triton_default_dump_dir.log": {"vllm-triton-default-dump-dir"},
     "collective_timeout.log": {"runtime-ts-communication-timeout-596", "nxd-training-ts-nccl-warning-nccl-warn-t-382"},

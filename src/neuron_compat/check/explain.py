@@ -117,18 +117,26 @@ def content_words(normal: str) -> list[str]:
     return list(dict.fromkeys(word for word in _WORD.findall(normal) if _weight(word) > 0))
 
 
-_QUOTED = re.compile(r"'([^'\s]{3,80})'|\"([^\"\s]{3,80})\"|`([^`\s]{3,80})`")
+_QUOTED = re.compile(r"'([^'\n]{3,80})'|\"([^\"\n]{3,80})\"|`([^`\n]{3,80})`")
+_ENGLISH = frozenset("a an the to of in on for is are was be and or not no with this that it its by at as from".split())
+
+
+def _quoted_words(normal: str) -> set[str]:
+    """The words a phrase quotes (`'asscalar'`, `"Allocation Failure"`): a program's own names and messages."""
+    return {word for found in _QUOTED.findall(normal) for word in _WORD.findall(" ".join(found))
+            if len(word.strip("#._")) >= 3 and word not in _ENGLISH and "." not in word}
 
 
 def phrase_weight(phrase: str) -> float:
     """The weight of a phrase's content words (0 for a generic phrase): DISTINCTIVE or more makes a match alone.
-    A quoted name (`'asscalar'`) weighs as an identifier, a dotted module path stays light."""
+    A quoted word (`'asscalar'`, `message="Allocation Failure"`) weighs as an identifier; a dotted module path stays
+    light, quoted or not."""
     normal = normalise(phrase)
     if normal.strip(" .:!") in GENERIC_PHRASES:
         return 0.0
-    quoted = {word for found in _QUOTED.findall(normal) for word in _WORD.findall("".join(found))}
-    return sum(max(_weight(word), 1.5 if word in quoted and "." not in word else 0.0)
-               for word in content_words(normal))
+    quoted = _quoted_words(normal)
+    words = list(dict.fromkeys(word for word in _WORD.findall(normal) if _weight(word) > 0 or word in quoted))
+    return sum(max(_weight(word), 1.5 if word in quoted else 0.0) for word in words)
 
 
 def distinctive(phrase: str) -> bool:
