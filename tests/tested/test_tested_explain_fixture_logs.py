@@ -45,7 +45,7 @@ FIRST: dict[str, set[str]] = {
     "runtime_driver_compat.log": {"runtime-ts-this-neuron-runtime-compatibi-90"},
     "neff_version_mismatch.log": {"runtime-ts-unsupported-neff-version-144"},
 }
-NOTHING = ["neg_cuda_oom.log", "neg_clean_compile.log", "neg_cpu_allocator.log", "neg_too_many_files.log",
+NOTHING = ["neg_cuda_oom.log", "neg_gpu_nccl_watchdog.log", "neg_clean_compile.log", "neg_cpu_allocator.log", "neg_too_many_files.log",
            "neg_truncated_attributeerror.log"]
 
 
