@@ -17,8 +17,7 @@ and optimizer states (--optimizer), sharded as the stack's recipes shard them.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,12 +29,12 @@ from neuron_compat.check.fit_rules import (
     NOT_RECORDED,
     OPTIMIZERS,
     RESERVES,
-    SIZE_TOLERANCE,
     TP_RULES,
     TRAINING_SHARDING,
     TRAINING_TP_RULES,
     rule_for,
 )
+from neuron_compat.check.evidence_scope import SIZE_RULE, configuration_workload, of_checkpoint, of_size
 from neuron_compat.sizing import (
     DTYPE_BYTES,
     count_parameters,
@@ -81,7 +80,16 @@ TRAINING_NOT_COUNTED = [
 TRAINING_ESTIMATE = ("An estimate: weights, gradients and optimizer states, sharded by tensor parallelism (and by "
                      "ZeRO-1 or FSDP where the stack's recipes do so), against device memory. Activations are not "
                      "counted, so real limits are lower.")
-SIZE_IN_NAME = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*[bB](?![a-zA-Z])")
+DEGREE_ORDER = [
+    "--degree",
+    "documented: a degree a vendor documents (a recipe, model card or tutorial) for this checkpoint on this instance",
+    "documented for the family at this size: the same, for another checkpoint of the family at this size "
+    f"({SIZE_RULE})",
+    "tested: a degree a tested configuration of this checkpoint, or of the family at this size, uses on this instance",
+    "estimate: the smallest valid degree that divides the attention heads and leaves the margin free, else the "
+    "largest valid one",
+]
+"""How the proposed degree is chosen, first match wins (the estimate is always given too, as `estimated_degree`)."""
 
 
 class FitOptionError(ValueError):
@@ -99,6 +107,7 @@ class FitOptions:
     workload: str | None = None
     optimizer: str | None = None
     degree: int | None = None
+    hardware: str | None = None
 
 
 def check_options(options: FitOptions, instances: Mapping[str, Any] | None) -> None:
@@ -153,10 +162,12 @@ class Model:
 
 def fit_document(config: Any, instances: Mapping[str, Any] | None, options: FitOptions,
                  stacks: list[str], pipeline: bool = False, verdict: Mapping[str, Any] | None = None,
-                 configurations: list[dict[str, Any]] | None = None, family: str | None = None) -> dict[str, Any]:
+                 configurations: list[dict[str, Any]] | None = None, family: str | None = None,
+                 checkpoint_names: Iterable[str] = ()) -> dict[str, Any]:
     """The `fit` object of `check --json` for a config dict (check_options has accepted `options`). `verdict` (the
-    verdict document) gives the recommended stack per hardware; `configurations` (every tested configuration) and
-    `family` give the degrees tested configurations use."""
+    verdict document) gives the recommended stack per hardware; `configurations` (every tested configuration),
+    `family` and `checkpoint_names` (the checkpoint's Hub id and aliases) give the degrees documented and tested
+    configurations use. With `options.hardware`, only that hardware's instances are listed."""
     declared, declared_how = declared_dtype(config) if isinstance(config, Mapping) else (None, "")
     if options.dtype is not None:
         dtype, dtype_from = options.dtype, "--dtype"
@@ -190,8 +201,8 @@ def fit_document(config: Any, instances: Mapping[str, Any] | None, options: FitO
     }
     if training and not options.batch and not options.seq_len:
         document["assumptions"]["batch_from"] = document["assumptions"]["seq_len_from"] = "default (not used)"
-    listed_max = max([min(_tp_cores(i, instances)[0] or 1, MAX_DEGREE) for i in _chosen(instances, options.instance)]
-                     or [MAX_DEGREE])
+    listed_max = max([min(_tp_cores(i, instances)[0] or 1, MAX_DEGREE)
+                      for i in _chosen(instances, options.instance, options.hardware)] or [MAX_DEGREE])
     if pipeline:
         reason = "a diffusers pipeline (model_index.json): its components' configs are not read"
         document.update(parameters=None, parameter_parts=[{"name": "model", "count": None, "reason": reason}],
@@ -206,9 +217,13 @@ def fit_document(config: Any, instances: Mapping[str, Any] | None, options: FitO
                                        else None for s in stacks}
         document["tensor_parallel_rules"] = _rules(stacks, workload)
     recommended = recommended_stacks(verdict)
+    names = frozenset(n.casefold() for n in checkpoint_names if n)
     context = _Context(instances, options, workload, optimizer, batch, seq_len, recommended,
-                       _sized(configurations or [], family, model.parameters, workload))
-    document["instances"] = [_instance_entry(i, context, model) for i in _chosen(instances, options.instance)]
+                       _sized(configurations or [], family, model.parameters, workload, names), names)
+    document["assumptions"]["hardware"] = options.hardware
+    document["assumptions"]["degree_order"] = DEGREE_ORDER
+    document["instances"] = [_instance_entry(i, context, model)
+                             for i in _chosen(instances, options.instance, options.hardware)]
     return document
 
 
@@ -266,6 +281,7 @@ class _Context:
     seq_len: int
     recommended: dict[tuple[str, str], str]
     tested: list[dict[str, Any]]
+    names: frozenset[str]
 
 
 def _rules(stacks: list[str], workload: str) -> dict[str, dict[str, Any]]:
@@ -315,9 +331,10 @@ def _kv_heads_at(rule: str, degree: int, heads: int, kv_heads: int) -> int:
     return padded_heads  # CONVERT_TO_MHA: K/V replicated to the padded query heads
 
 
-def _chosen(instances: Mapping[str, Any] | None, name: str | None) -> list[dict[str, Any]]:
+def _chosen(instances: Mapping[str, Any] | None, name: str | None,
+            hardware: str | None = None) -> list[dict[str, Any]]:
     listed = list((instances or {}).get("instances", []))
-    return [i for i in listed if name is None or i["name"] == name]
+    return [i for i in listed if (name is None or i["name"] == name) and (hardware is None or i["hardware"] == hardware)]
 
 
 def _tp_cores(instance: Mapping[str, Any], instances: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
@@ -332,30 +349,17 @@ def _tp_cores(instance: Mapping[str, Any], instances: Mapping[str, Any] | None) 
     return instance.get("neuron_cores"), None
 
 
-def _size_in_name(name: object) -> float | None:
-    match = SIZE_IN_NAME.search(name) if isinstance(name, str) else None
-    return float(match.group(1)) * 1e9 if match else None
-
-
-def _training_run(item: Mapping[str, Any]) -> bool:
-    """Configurations carry no workload field: one whose id or checkpoint names training is a training run."""
-    return any("train" in str(item.get(key) or "").lower() for key in ("id", "checkpoint"))
-
-
 def _sized(configurations: list[dict[str, Any]], family: str | None, parameters: int | None,
-           workload: str) -> list[dict[str, Any]]:
-    """The tested configurations of `family` and `workload` whose checkpoint name gives a size within
-    SIZE_TOLERANCE of `parameters`, with a tensor-parallel degree."""
-    if family is None or not parameters:
-        return []
+           workload: str, names: frozenset[str]) -> list[dict[str, Any]]:
+    """The configurations of `workload` with a tensor-parallel degree that are of this checkpoint (any of `names`)
+    or of `family` at this size (evidence_scope.SIZE_RULE)."""
     found = []
     for item in configurations:
-        size = _size_in_name(item.get("checkpoint")) or _size_in_name(item.get("hub_id"))
         tensor = (item.get("parallelism") or {}).get("tensor")
-        if _training_run(item) != (workload == "training"):
+        if not isinstance(tensor, int) or isinstance(tensor, bool) or configuration_workload(item)[0] != workload:
             continue
-        if item.get("family") == family and size and isinstance(tensor, int) and not isinstance(tensor, bool) \
-                and abs(size - parameters) <= SIZE_TOLERANCE * parameters:
+        if of_checkpoint(item, names) or (family is not None and item.get("family") == family
+                                          and of_size(item, parameters)):
             found.append(item)
     return found
 
@@ -382,6 +386,7 @@ def _instance_entry(instance: Mapping[str, Any], context: _Context, model: Model
         "rule_note": None if rule else f"the {stack} rule is not recorded; degrees and fit below follow "
                                        f"{rule_stack}'s recorded rule, as an indication only",
         "degrees": None, "degree": None, "degree_from": None, "degree_why": None, "tested_configuration": None,
+        "estimated_degree": None, "estimated_from": None, "estimated_why": None,
         "fits": None, "within_margin": None, "bytes_needed": None, "bytes_available": None, "headroom_bytes": None,
         "memory_parts": [], "host_memory_gib": instance.get("host_memory_gib"), "reason": None,
     }
@@ -401,7 +406,8 @@ def _instance_entry(instance: Mapping[str, Any], context: _Context, model: Model
         entry["reason"] = f"no degree up to its {cores} NeuronCores is valid under {rule_stack}'s rule"
         return entry
     per_core = memory * GIB // cores
-    degree, degree_from, why, tested = _propose(valid, cores, per_core, stack, instance, context, model, rule_stack)
+    degree, degree_from, why, tested, estimate = _propose(valid, cores, per_core, stack, instance, context, model,
+                                                          rule_stack)
     parts = _parts(degree, cores, context, model, rule_stack, stack)
     needed = sum(p["bytes"] for p in parts)
     available = per_core * degree
@@ -409,6 +415,7 @@ def _instance_entry(instance: Mapping[str, Any], context: _Context, model: Model
         entry["reason"] = "above 2^53 bytes: not a plausible size"
         return entry
     entry.update(degree=degree, degree_from=degree_from, degree_why=why, tested_configuration=tested,
+                 estimated_degree=estimate[0], estimated_from=estimate[1], estimated_why=estimate[2],
                  fits=needed <= available, within_margin=needed <= available * (1 - MARGIN),
                  bytes_needed=needed, bytes_available=available, headroom_bytes=available - needed,
                  memory_parts=parts)
@@ -445,35 +452,71 @@ def _parts(degree: int, cores: int, context: _Context, model: Model, rule_stack:
             {"name": "optimizer_states", "bytes": states}]
 
 
-def _propose(valid: list[int], cores: int, per_core: int, stack: str, instance: Mapping[str, Any],
-             context: _Context, model: Model, rule_stack: str) -> tuple[int, str, str, dict[str, Any] | None]:
-    """(degree, degree_from, why, the tested configuration used or None)."""
-    if context.options.degree is not None and context.options.degree <= cores:
-        return context.options.degree, "--degree", f"asked for with --degree {context.options.degree}", None
+def _documented(item: Mapping[str, Any]) -> bool:
+    return item.get("evidence") == "vendor-docs"
+
+
+def _tested_entry(chosen: Mapping[str, Any], degree: int) -> dict[str, Any]:
+    return {"id": chosen.get("id"), "checkpoint": chosen.get("checkpoint"), "stack": chosen.get("stack"),
+            "source": (chosen.get("source") or {}).get("url"), "evidence": chosen.get("evidence"),
+            "tensor_parallel": degree, "batch_size": chosen.get("batch_size"),
+            "sequence_length": chosen.get("sequence_length"), "dtype": chosen.get("dtype")}
+
+
+def _from_configurations(valid: list[int], cores: int, stack: str, instance: Mapping[str, Any],
+                         context: _Context) -> tuple[int, str, str, dict[str, Any]] | None:
+    """The degree a documented, else a tested, configuration uses on this instance (this checkpoint before the
+    family at this size, the stack in question before others, the smallest degree first)."""
     on_instance = [c for c in context.tested if c.get("instance") == instance["name"]
-                   and c["parallelism"]["tensor"] in valid]
-    if on_instance:
-        ranked = sorted(on_instance, key=lambda c: (c.get("stack") != stack, c["parallelism"]["tensor"]))
-        chosen = ranked[0]
-        degree = chosen["parallelism"]["tensor"]
-        source = (chosen.get("source") or {}).get("url")
-        why = (f"{chosen.get('checkpoint')} runs at tensor parallelism {degree} on {instance['name']} "
-               f"({chosen.get('stack')}, {chosen.get('source_file') or 'tested configuration'})")
-        return degree, "tested-configuration", why, {"id": chosen.get("id"), "checkpoint": chosen.get("checkpoint"),
-                                                      "stack": chosen.get("stack"), "source": source}
+                   and c["parallelism"]["tensor"] <= cores]
+    if not on_instance:
+        return None
+    ranked = sorted(on_instance, key=lambda c: (not _documented(c), not of_checkpoint(c, context.names),
+                                                c.get("stack") != stack, c["parallelism"]["tensor"]))
+    chosen = ranked[0]
+    degree = chosen["parallelism"]["tensor"]
+    this = of_checkpoint(chosen, context.names)
+    kind = "documented" if _documented(chosen) else "tested-configuration"
+    whose = "this checkpoint" if this else f"the family at this size ({SIZE_RULE})"
+    verb = "documents" if _documented(chosen) else "ran"
+    why = (f"{chosen.get('source_file') or 'a source'} {verb} {chosen.get('checkpoint')} at tensor parallelism "
+           f"{degree} on {instance['name']} with {chosen.get('stack')} (of {whose})")
+    if degree not in valid:
+        why += f"; not among the degrees {stack}'s recorded rule accepts, the source is followed"
+    return degree, kind if this else f"{kind}-family-size", why, _tested_entry(chosen, degree)
+
+
+def _estimate(valid: list[int], cores: int, per_core: int, stack: str, context: _Context, model: Model,
+              rule_stack: str) -> tuple[int, str, str]:
+    """(degree, how, why) of the estimate: the smallest valid degree that divides the heads within the margin."""
     heads = model.heads or 1
     dividing = [d for d in valid if heads % d == 0]
     for degree in dividing:
         parts = _parts(degree, cores, context, model, rule_stack, stack)
         if sum(p["bytes"] for p in parts) <= per_core * degree * (1 - MARGIN):
             return degree, "smallest-with-margin", (
-                f"the smallest degree {rule_stack}'s rule accepts that divides the {heads} attention heads and "
-                f"leaves {MARGIN:.0%} of device memory for what is not counted (no tested configuration of this "
-                f"family and size on {instance['name']})"), None
+                f"an estimate: the smallest degree {rule_stack}'s rule accepts that divides the {heads} attention "
+                f"heads and leaves {MARGIN:.0%} of device memory for what is not counted")
     largest = (dividing or valid)[-1]
     return largest, "largest-valid", (
-        f"no degree that divides the {heads} attention heads leaves {MARGIN:.0%} free on its {cores} NeuronCores: "
-        "the largest valid one that divides them" if dividing else "the largest valid one"), None
+        f"an estimate: no degree that divides the {heads} attention heads leaves {MARGIN:.0%} free on its {cores} "
+        "NeuronCores: the largest valid one that divides them" if dividing else "an estimate: the largest valid one")
+
+
+def _propose(valid: list[int], cores: int, per_core: int, stack: str, instance: Mapping[str, Any],
+             context: _Context, model: Model, rule_stack: str
+             ) -> tuple[int, str, str, dict[str, Any] | None, tuple[int, str, str]]:
+    """(degree, degree_from, why, the configuration used or None, the estimate's (degree, how, why))."""
+    estimate = _estimate(valid, cores, per_core, stack, context, model, rule_stack)
+    if context.options.degree is not None and context.options.degree <= cores:
+        return (context.options.degree, "--degree", f"asked for with --degree {context.options.degree}", None,
+                estimate)
+    found = _from_configurations(valid, cores, stack, instance, context)
+    if found is not None:
+        return (*found, estimate)
+    degree, how, why = estimate
+    return degree, how, why + f" (no documented or tested configuration of this checkpoint or size on " \
+                              f"{instance['name']})", None, estimate
 
 
 __all__ = ["TP_RULES", "TRAINING_TP_RULES", "FitOptionError", "FitOptions", "check_options", "fit_document",

@@ -134,9 +134,6 @@ MARGIN = 0.10
 (activations, runtime buffers). A chosen figure, not a sourced one: the rows say so."""
 MARGIN_TEXT = (f"{MARGIN:.0%} of device memory for what is not counted (a chosen margin, not a sourced "
                "figure)")
-SIZE_TOLERANCE = 0.10
-"""A tested configuration is of "this size" when the size its checkpoint name gives (e.g. 70b) is within this
-share of the counted parameters."""
 
 
 def rule_for(stack: str, workload: str) -> dict[str, Any] | None:

@@ -29,6 +29,8 @@ class FitAssumptions(_Shape):
     optimizer_text: str | None = Field(description="What that optimizer assumption holds in memory.")
     margin: float = Field(description="Share of device memory the proposed degree leaves for what is not counted.")
     margin_text: str = Field(description="The margin in words (a chosen figure, not a sourced one).")
+    hardware: str | None = Field(description="--hardware: only that hardware's instances are listed (null: all).")
+    degree_order: list[str] = Field(description="How the proposed degree is chosen, first match wins.")
 
 
 class FitPart(_Shape):
@@ -60,7 +62,12 @@ class TestedDegree(_Shape):
     id: str | None = Field(description="The tested configuration's id.")
     checkpoint: str | None = Field(description="Its checkpoint.")
     stack: str | None = Field(description="Its stack.")
-    source: str | None = Field(description="Its source URL.")
+    source: str | None = Field(description="Its source URL (the line that states it).")
+    evidence: str | None = Field(description="Its evidence kind: vendor-docs for a documented configuration.")
+    tensor_parallel: int = Field(description="The degree it uses.")
+    batch_size: int | None = Field(description="Its batch size, where stated.")
+    sequence_length: int | None = Field(description="Its sequence length, where stated.")
+    dtype: str | None = Field(description="Its dtype, where stated.")
 
 
 class InstanceFit(_Shape):
@@ -79,12 +86,18 @@ class InstanceFit(_Shape):
     degrees: list[int] | None = Field(description="Valid degrees under rule_stack's rule, never more than the "
                                       "instance's NeuronCores at its LNC setting (nor 128).")
     degree: int | None = Field(description="The proposed degree (see degree_from).")
-    degree_from: str | None = Field(description="'--degree', 'tested-configuration' (a tested configuration or "
-                                    "recipe of this family and size on this instance uses it), "
-                                    "'smallest-with-margin' (the smallest valid degree dividing the attention heads "
-                                    "that leaves `margin` free) or 'largest-valid' (none does).")
+    degree_from: str | None = Field(description="'--degree'; 'documented' (a vendor documents this checkpoint at "
+                                    "it on this instance) or 'documented-family-size' (another checkpoint of the "
+                                    "family at this size); 'tested-configuration' or 'tested-configuration-family-"
+                                    "size' (a run of either uses it there); else the estimate's "
+                                    "'smallest-with-margin' or 'largest-valid'.")
     degree_why: str | None = Field(description="Why this degree, in words.")
-    tested_configuration: TestedDegree | None = Field(description="The tested configuration the degree comes from.")
+    tested_configuration: TestedDegree | None = Field(description="The documented or tested configuration the "
+                                                      "degree comes from.")
+    estimated_degree: int | None = Field(description="The estimate's degree (the smallest valid degree dividing the "
+                                         "heads within the margin), shown after a documented one.")
+    estimated_from: str | None = Field(description="'smallest-with-margin' or 'largest-valid'.")
+    estimated_why: str | None = Field(description="The estimate in words; it says it is one.")
     fits: bool | None = Field(description="Whether the counted memory fits at that degree; null when not worked out.")
     within_margin: bool | None = Field(description="Whether it fits leaving `margin` free.")
     memory_parts: list[MemoryPart] = Field(description="The counted memory per part at `degree`.")

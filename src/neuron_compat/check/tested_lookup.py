@@ -1,11 +1,21 @@
-"""The tested configurations `check` names: those of the checkpoint asked about or, failing that, of its family,
-on the instance (or its hardware) asked for. Reads the compiled document's `configurations` section."""
+"""The tested configurations `check` names: those that are evidence for the question asked (check/evidence_scope.py:
+its workload, hardware and instance, this checkpoint or this size of its family), and apart the family's others with
+why each is not. Reads the compiled document's `configurations` section."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from neuron_compat.check.compiled_view import CompiledRegistry
+from neuron_compat.check.evidence_scope import (
+    OTHER_LABEL,
+    SIZE_RULE,
+    Question,
+    of_checkpoint,
+    scope_of,
+    where_text,
+)
 from neuron_compat.contract.hub_ids import checkpoint_page_folder
 
 SHOWN_LIMIT = 20
@@ -36,42 +46,50 @@ def _same(left: object, right: str) -> bool:
     return isinstance(left, str) and left.casefold() == right.casefold()
 
 
-def _order(c: dict[str, Any]) -> tuple[bool, bool, str, str, str]:
-    """Measured runs first, those at a stated release before the rest, then by instance, date and id."""
-    return (not c.get("measurements"), c.get("release") is None, str(c.get("instance") or ""),
-            str(c.get("validated") or ""), str(c.get("id")))
+def _order(c: dict[str, Any]) -> tuple[bool, bool, bool, str, str, str]:
+    """This checkpoint first, then measured runs, those at a stated release before the rest, then by instance,
+    date and id."""
+    return (not (c.get("scope") or {}).get("this_checkpoint"), not c.get("measurements"), c.get("release") is None,
+            str(c.get("instance") or ""), str(c.get("validated") or ""), str(c.get("id")))
+
+
+def scope_rule(question: Question) -> str:
+    """The rule the listed configurations meet, in words."""
+    where = question.instance or question.hardware or "any hardware"
+    size = (f"or of its family at this size ({SIZE_RULE}, from the size in the checkpoint's name)"
+            if question.parameters else "(its parameters are not counted, so no other checkpoint of the family "
+            "compares)")
+    return f"{question.workload} runs on {where}, of this checkpoint {size}"
 
 
 def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str | None, instance: str | None = None,
-               stack: str | None = None) -> dict[str, Any]:
-    """{matched_by, instance, hardware, total, configurations}: the configurations of `checkpoint` (by Hub id or as
-    written) or else of `family`; with `instance`, those on it or on its hardware; with `stack`, that stack's."""
+               stack: str | None = None, *, parameters: int | None = None, workload: str | None = None,
+               hardware: str | None = None, aliases: Iterable[str] = ()) -> dict[str, Any]:
+    """{matched_by, instance, hardware, workload, scope, total, configurations, other_sizes_total, other_sizes,
+    compile_time, checkpoint_page}: the configurations that are evidence for the question (check/evidence_scope.py:
+    this workload, hardware and instance, and this checkpoint -- by `checkpoint` or any of `aliases` -- or this
+    size of `family`), and apart, under OTHER_LABEL, the checkpoint's and family's others with why each is not."""
+    by_instance = instance_hardware(registry)
+    asked_hardware = by_instance.get(instance) if instance else hardware
+    names = frozenset(n.casefold() for n in [checkpoint, *aliases] if n)
+    question = Question(names=names, family=family, parameters=parameters, workload=workload or "inference",
+                        hardware=asked_hardware, instance=instance)
     candidates = all_configurations(registry)
     if stack:
         candidates = [c for c in candidates if c.get("stack") == stack]
-    matched_by: str | None = None
-    chosen: list[dict[str, Any]] = []
-    if checkpoint:
-        chosen = [c for c in candidates if _same(c.get("hub_id"), checkpoint) or _same(c.get("checkpoint"), checkpoint)]
-        matched_by = "checkpoint" if chosen else None
-    if not chosen and family:
-        chosen = [c for c in candidates if c.get("family") == family]
-        matched_by = "family" if chosen else None
-    hardware = None
-    other_sizes: list[dict[str, Any]] = []
-    if instance:
-        by_instance = instance_hardware(registry)
-        hardware = by_instance.get(instance)
-        other_sizes = [c for c in chosen if c.get("instance") != instance
-                       and hardware is not None and by_instance.get(str(c.get("instance"))) == hardware]
-        chosen = [c for c in chosen if c.get("instance") == instance]
-        if not chosen and not other_sizes:
-            matched_by = None
+    related = [{**c, "scope": scope_of(c, question, by_instance)} for c in candidates
+               if of_checkpoint(c, names) or (family is not None and c.get("family") == family)]
+    chosen = [c for c in related if c["scope"]["why_other"] is None]
+    others = [c for c in related if c["scope"]["why_other"] is not None]
+    matched_by = None
+    if chosen:
+        matched_by = "checkpoint" if any(c["scope"]["this_checkpoint"] for c in chosen) else "family"
     chosen.sort(key=_order)
-    other_sizes.sort(key=_order)
-    return {"matched_by": matched_by, "instance": instance, "hardware": hardware, "total": len(chosen),
-            "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(other_sizes),
-            "other_sizes": other_sizes[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen + other_sizes),
+    others.sort(key=lambda c: (c["scope"]["workload"] != question.workload, _order(c)))
+    return {"matched_by": matched_by, "instance": instance, "hardware": asked_hardware,
+            "workload": question.workload, "scope": scope_rule(question), "other_label": OTHER_LABEL,
+            "total": len(chosen), "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(others),
+            "other_sizes": others[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen, by_instance),
             "checkpoint_page": _checkpoint_page(registry, checkpoint)}
 
 
@@ -108,21 +126,25 @@ def named_checkpoint(config: object) -> str | None:
     return named if isinstance(named, str) and "/" in named and is_valid_repo_id(named) else None
 
 
-def compile_time_summary(configurations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per instance: the median compile time in seconds over the configurations that measured one, and n."""
-    by_instance: dict[str, list[float]] = {}
+def compile_time_summary(configurations: list[dict[str, Any]],
+                         by_instance: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """Per instance (or hardware, instance not stated): the median compile time in seconds over the configurations
+    given that measured one, n, and the runs it is of (id, checkpoint, seconds)."""
+    where_of: dict[str, list[tuple[float, dict[str, Any]]]] = {}
     for c in configurations:
         for m in c.get("measurements") or []:
             if isinstance(m, dict) and m.get("metric") == "compile-time" and isinstance(m.get("value"), (int, float)):
                 seconds = float(m["value"]) * (60.0 if m.get("unit") == "min" else 1.0)
-                by_instance.setdefault(str(c.get("instance") or "instance not stated"), []).append(seconds)
+                where_of.setdefault(where_text(c, by_instance or {}), []).append((seconds, c))
     summary = []
-    for name, values in sorted(by_instance.items()):
-        ordered = sorted(values)
+    for name, measured in sorted(where_of.items()):
+        ordered = sorted(value for value, _ in measured)
         middle = len(ordered) // 2
         median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        runs = [{"id": c.get("id"), "checkpoint": c.get("checkpoint"), "seconds": value,
+                 "tensor_parallel": (c.get("parallelism") or {}).get("tensor")} for value, c in measured]
         summary.append({"instance": name, "median_s": round(median, 2), "n": len(ordered),
-                        "min_s": ordered[0], "max_s": ordered[-1]})
+                        "min_s": ordered[0], "max_s": ordered[-1], "runs": runs})
     return summary
 
 
@@ -134,26 +156,50 @@ def json_schema() -> dict[str, Any]:
 
     item = TypeAdapter(TestedConfiguration).json_schema()
     item.setdefault("properties", {})["source_file"] = {"type": "string", "description": "The configurations file's source id."}
+    item["properties"]["scope"] = {
+        "type": "object", "description": "How the run was read against the question (check/evidence_scope.py).",
+        "properties": {
+            "workload": {"enum": ["inference", "training"]},
+            "workload_from": {"type": "string", "description": "'source', or how it was read when not recorded."},
+            "hardware": {"type": ["string", "null"], "description": "Its instance's hardware, else the one its "
+                         "source names, else null (not stated)."},
+            "hardware_from": {"type": ["string", "null"]},
+            "this_checkpoint": {"type": "boolean", "description": "A run of the checkpoint asked about (any of its names)."},
+            "why_other": {"type": ["string", "null"], "description": "Why it is not evidence for the question "
+                          "(null: it is)."}},
+        "required": ["workload", "workload_from", "hardware", "hardware_from", "this_checkpoint", "why_other"]}
     return {
         "type": "object",
-        "description": "Tested configurations of the checkpoint (or else of its family), on the instance asked for.",
+        "description": "Tested configurations that are evidence for the question (its workload, hardware and instance; "
+                       "this checkpoint, or its family at this size), and apart the others with why each is not.",
         "properties": {
-            "matched_by": {"enum": ["checkpoint", "family", None], "description": "How they were chosen (null: none)."},
+            "matched_by": {"enum": ["checkpoint", "family", None], "description": "checkpoint: runs of this checkpoint "
+                           "are among them; family: only runs of its family at this size; null: none."},
             "instance": {"type": ["string", "null"], "description": "The --instance asked for."},
-            "hardware": {"type": ["string", "null"], "description": "Its hardware; configurations on it are listed."},
+            "hardware": {"type": ["string", "null"], "description": "The hardware asked for (--hardware, or the "
+                         "instance's)."},
+            "workload": {"enum": ["inference", "training"], "description": "The workload asked for (default inference)."},
+            "scope": {"type": "string", "description": "The rule the listed configurations meet, in words."},
+            "other_label": {"type": "string", "description": "The heading of the others."},
             "total": {"type": "integer", "minimum": 0, "description": f"How many matched (at most {SHOWN_LIMIT} listed)."},
             "configurations": {"type": "array", "items": item},
             "other_sizes_total": {"type": "integer", "minimum": 0,
-                                  "description": "With --instance: how many ran on other sizes of its hardware."},
+                                  "description": "How many runs of the checkpoint or family are not evidence here."},
             "other_sizes": {"type": "array", "items": item,
-                            "description": "With --instance: runs on other sizes of the same hardware generation."},
-            "compile_time": {"type": "array", "description": "Median compile time per instance (seconds) and n.",
+                            "description": "Runs of other sizes, hardware, instances or workloads (scope.why_other)."},
+            "compile_time": {"type": "array", "description": "Median compile time per instance (seconds), n and the "
+                             "runs it is of: of the listed configurations only.",
                              "items": {"type": "object", "properties": {
                                  "instance": {"type": "string"}, "median_s": {"type": "number"},
                                  "n": {"type": "integer"}, "min_s": {"type": "number"},
-                                 "max_s": {"type": "number"}}}},
+                                 "max_s": {"type": "number"},
+                                 "runs": {"type": "array", "items": {"type": "object", "properties": {
+                                     "id": {"type": "string"}, "checkpoint": {"type": "string"},
+                                     "seconds": {"type": "number"},
+                                     "tensor_parallel": {"type": ["integer", "null"]}}}}}}},
             "checkpoint_page": {"type": ["string", "null"],
                                 "description": "The site path of the checkpoint's page, when it has one."},
         },
-        "required": ["matched_by", "instance", "hardware", "total", "configurations"],
+        "required": ["matched_by", "instance", "hardware", "workload", "scope", "total", "configurations",
+                     "other_sizes_total", "other_sizes", "compile_time"],
     }

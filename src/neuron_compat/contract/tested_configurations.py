@@ -32,7 +32,7 @@ from neuron_compat.contract.models import (
     StackVersionText,
     _require_text,
 )
-from neuron_compat.contract.vocabulary import Dtype, Quantization
+from neuron_compat.contract.vocabulary import Dtype, Hardware, Quantization, Workload
 
 
 class Outcome(StrEnum):
@@ -212,6 +212,34 @@ class ConfigurationSource(Model):
     title: PlainText | None = Field(default=None, description="A readable title for the link.")
 
 
+class RecipeFlag(Model):
+    """One setting of a documented recipe and, where the source says so, the error it avoids."""
+
+    flag: PlainText = Field(description="The flag or setting as the source writes it (e.g. "
+                            "'--gpu-memory-utilization 0.65', 'tp_degree: 64').")
+    avoids: PlainText | None = Field(
+        default=None, description="The error the source says this setting avoids (an error code such as "
+        "'NCC_EVRF009', or the message's words); null when the source gives no such pairing.")
+    why: PlainText | None = Field(default=None, description="The source's reason, in a few words of your own.")
+    source_line: HttpsUrl | None = Field(default=None, description="The line that says so, when not the "
+                                         "configuration's own source line.")
+
+
+class Recipe(Model):
+    """How a documented configuration is started: the command, the settings and the flags the source pairs with
+    errors, each as the source gives it."""
+
+    command: list[PlainText] = Field(
+        default_factory=list, max_length=80, description="The command line the source runs, one argument per "
+        "item (e.g. ['vllm', 'serve', 'Qwen/Qwen3-32B', '--tensor-parallel-size', '8']); empty when it gives none.")
+    settings: dict[Slug, PlainText] = Field(
+        default_factory=dict, description="Settings the source gives by name (a neuron_config's keys, a training "
+        "script's arguments) with their values as text; only those that shape the run (parallelism, batch, "
+        "lengths, dtype, kernels).")
+    flags: list[RecipeFlag] = Field(default_factory=list, description="Flags the source pairs with a reason or "
+                                    "with the error each avoids.")
+
+
 class TestedConfiguration(Model):
     """A checkpoint run on an instance with a stack at a release, what came of it and what was measured."""
 
@@ -229,6 +257,13 @@ class TestedConfiguration(Model):
         "release above was read from those words.")
     instance: InstanceRef | None = Field(
         description="The instance type (instances.yaml); null when the source does not say.")
+    hardware: Hardware | None = Field(
+        default=None, description="The hardware generation, when the source names one but no single instance "
+        "type (e.g. 'trn1.32xlarge/trn1n.32xlarge', or 'measured on Trn2'); with an instance, null or that "
+        "instance's own. Null with no instance: the source does not say where it ran.")
+    workload: Workload | None = Field(
+        default=None, description="Inference or training, as the source says; null when not written down (check "
+        "then reads a run whose id or checkpoint names training or fine-tuning as training, else as inference).")
     parallelism: ConfigurationParallelism = Field(
         default_factory=ConfigurationParallelism, description="TP / PP / EP / DP / LNC used.")
     batch_size: PositiveCount | None = Field(default=None, description="Batch size (null: not stated).")
@@ -247,6 +282,8 @@ class TestedConfiguration(Model):
                                    "source published it), per the source; never in the future.")
     source: ConfigurationSource = Field(description="Where it is written.")
     evidence: EvidenceKind = Field(description="What kind of evidence the source is.")
+    recipe: Recipe | None = Field(default=None, description="For a documented configuration: how the source "
+                                  "starts it (command, settings, flags and the errors they avoid).")
     notes: list[Markdown] = Field(default_factory=list, description="What a reader should know (what was left out).")
 
     @model_validator(mode="after")

@@ -39,6 +39,12 @@ def instance_names(registry: Registry) -> list[str] | None:
     return [instance.name for instance in instances.instances]
 
 
+def instance_hardware(registry: Registry) -> dict[str, str]:
+    """Instance type -> its hardware generation, from instances.yaml (empty without one)."""
+    instances = getattr(registry, "instances", None)
+    return {} if instances is None else {i.name: str(i.hardware) for i in instances.instances}
+
+
 def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str | int, ...],
                             configuration: TestedConfiguration, instances: list[str] | None) -> Iterator[Finding]:
     if missing_family(registry, configuration.family):
@@ -67,6 +73,11 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
         elif configuration.instance not in instances:
             yield Finding(key, (*where, "instance"), f"instance '{configuration.instance}' is not in instances.yaml",
                           did_you_mean(configuration.instance, instances, "instance"))
+        else:
+            own = instance_hardware(registry).get(configuration.instance)
+            if configuration.hardware is not None and own is not None and configuration.hardware != own:
+                yield Finding(key, (*where, "hardware"), f"hardware '{configuration.hardware}' is not the hardware of "
+                              f"{configuration.instance} ({own})", "drop hardware (the instance says it) or fix one")
 
 
 def _date_findings(key: FileKey, where: tuple[str | int, ...], value: dt.date | None, what: str) -> Iterator[Finding]:

@@ -127,10 +127,11 @@ def family_issues(registry: Registry, family_id: str) -> list[KnownIssue]:
 
 
 def compile_time_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per instance: median compile time (s) with n, over the rows that measured one (the same summary `check`
-    prints)."""
+    """Per instance: median compile time (s) with n and the runs it is of, over the rows that measured one (the same
+    summary `check` prints)."""
     from neuron_compat.check.tested_lookup import compile_time_summary as summarise
 
-    return summarise([{"instance": r["instance"], "measurements": [
+    return summarise([{"instance": r["instance"], "id": r["id"], "checkpoint": r["checkpoint"],
+                       "parallelism": {"tensor": r["tp"]}, "measurements": [
         {"metric": "compile-time", "value": c["value"], "unit": c["unit"]} for c in r["measured"].get("compile-time", [])]}
         for r in rows])
