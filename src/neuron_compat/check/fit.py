@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from neuron_compat.check.evidence_scope import SIZE_RULE, configuration_workload, of_checkpoint, of_size
 from neuron_compat.check.fit_rules import (
     DEFAULT_OPTIMIZER,
     FALLBACK_RULE,
@@ -34,7 +35,6 @@ from neuron_compat.check.fit_rules import (
     TRAINING_TP_RULES,
     rule_for,
 )
-from neuron_compat.check.evidence_scope import SIZE_RULE, configuration_workload, of_checkpoint, of_size
 from neuron_compat.sizing import (
     DTYPE_BYTES,
     count_parameters,
