@@ -106,7 +106,9 @@ def test_pins_come_from_the_release_and_what_it_does_not_record_is_said() -> Non
     assert best(registry, [candidate("a", "2.22.0")], "trn2").install == ["a 1.2.3", "neuronx-cc 9.9", "other 5.0"]
     bare = best(registry, [candidate("a", "2.21.0")])
     assert (bare.stack_version, bare.install, bare.not_recorded) == (None, [], ["a", "component versions"])
-    assert "install nothing recorded (a, component versions not recorded for 2.21.0)" in bare.line
+    # the stack's own package is named first, with its version or that it is not recorded
+    assert ("install a (its version at Neuron 2.21.0 is not recorded) (component versions not recorded for "
+            "2.21.0)") in bare.line
 
 
 def test_a_stack_with_its_own_releases_is_pinned_to_its_version_and_only_where_one_targets() -> None:

@@ -22,8 +22,10 @@ Pure: no I/O, no clock. The rules, in the order they apply:
    verdict is a claim are the candidates; per workload x hardware (only --workload / --hardware when given) the
    ranking picks what to install, and each answer has its status (supported, partial, ended, unsupported,
    not-listed, unknown). Rows and candidates are taken for that workload and hardware only.
-5. The overall `status` is the best answer's (views.answer.best; `unknown` without a family or an answer), and
-   the summary says it: the question asked, scoped; exit codes: 0 supported, 3 partial, 4 otherwise.
+5. The overall `status` is the headline answer's (views.answer.headline: without --workload the best inference
+   answer, training on its own line `other_workload_summary`; `unknown` without a family or an answer), and the
+   summary says it: the question asked, scoped; exit codes: 0 supported, 3 partial, 4 otherwise. A row whose
+   `since` is the registry's first tracked release says so (`since_is_floor`): nothing earlier is recorded.
 
 The site's check page runs this module in the browser (Pyodide, check/page.py). The statement fields an
 answer does not work out itself it carries as they are (`carried_fields`), so a new statement field needs no change.
@@ -40,7 +42,7 @@ from neuron_compat.check.config_facts import ModelConfigFacts
 from neuron_compat.contract.versions import version_key
 from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
 from neuron_compat.views.answer import answers as settle_answers
-from neuron_compat.views.answer import best, pairing_caveat
+from neuron_compat.views.answer import HEADLINE_WORKLOAD, best, headline, pairing_caveat
 from neuron_compat.views.at_release import (
     ENDED,
     HOLDS,
@@ -123,6 +125,9 @@ class StackAnswer:
     anchor: str | None
     sources: list[str]
     capability_sources: list[str]
+    since_is_floor: bool = False
+    """`since` is the registry's first tracked release: the registry records nothing earlier, so the model may
+    have run before it (text: 'tracked since 2.18.0 (the first release this registry records)')."""
 
 
 NOT_CARRIED = {
@@ -250,6 +255,11 @@ class Verdict:
     recommendations: list[Recommendation]
     no_statement: list[str]
     nearest: list[str]
+    other_workload_summary: str | None = None
+    """Without --workload: the best answer of the workload the headline is not about (training), on its own line;
+    it does not decide the status or the exit code."""
+    first_release: str | None = None
+    """The registry's first tracked release (what `since_is_floor` compares with)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -568,20 +578,28 @@ def resolve(facts: ModelConfigFacts, registry: Registry | CompiledRegistry, rele
                       for candidate in candidates_of(answers if at == release else answers_at(at), at)]
         recommendations = settle_answers(registry, family, candidates, release, hardware, workloads, stack)
 
-    chosen = best(recommendations)
+    floor = versions[0]
+    answers = [replace(a, since_is_floor=a.carried.get("since") == floor) for a in answers]
+    chosen = headline(recommendations, workload)
     status = chosen.status if chosen is not None else "unknown"
+    considered = [r for r in recommendations if chosen is None or r.workload == chosen.workload]
+    other = [r for r in recommendations if chosen is not None and r.workload != chosen.workload]
+    other_summary = None
+    if workload is None and other and family is not None:
+        other_summary = _summary(facts, family, best(other), release, len(other))
     return Verdict(
         format=FORMAT, release=release, stack=stack, workload=workload, task=subject.task,
         task_from=subject.task_from, checkpoint=checkpoint, model=facts,
         family=match, status=status,
-        summary=_summary(facts, family, chosen, release, len(recommendations)), caveats=caveats, answers=answers,
-        recommendations=recommendations, no_statement=no_statement, nearest=nearest,
+        summary=_summary(facts, family, chosen, release, len(considered), bool(other)), caveats=caveats,
+        answers=answers, recommendations=recommendations, no_statement=no_statement, nearest=nearest,
+        other_workload_summary=other_summary, first_release=floor,
     )
 
 
 def _summary(facts: ModelConfigFacts, family: Family | None, chosen: Recommendation | None, release: str,
-             count: int) -> str:
-    """The Result line: the best answer (views.answer), for the workload x hardware it is about."""
+             count: int, other_workload: bool = False) -> str:
+    """The Result line: the headline answer (views.answer.headline), for the workload x hardware it is about."""
     if family is None:
         label = facts.pipeline_class if facts.kind == "diffusers" else facts.model_type
         return f"{label or 'this config'}: unknown at Neuron {release} (not in the registry)"
@@ -594,5 +612,8 @@ def _summary(facts: ModelConfigFacts, family: Family | None, chosen: Recommendat
     elif chosen.stack is not None:
         text += f" ({chosen.why})"
     if count > 1:
-        text += f" (the best of {count} answers, one per workload x hardware above)"
+        text += (f" (the best of {count} {chosen.workload} answers, one per hardware above)" if other_workload
+                 else f" (the best of {count} answers, one per workload x hardware above)")
+    if other_workload and chosen.workload == HEADLINE_WORKLOAD:
+        text += "; training is answered on its own line"
     return text

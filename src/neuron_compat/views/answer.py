@@ -18,8 +18,9 @@ workload x hardware with `views.recommendation.recommend`. Each answer then gets
   `unsupported`, then `not-listed` (the stack's own exhaustive list leaves the model out), else `unknown`.
 
 An answer never comes from another workload's or another hardware's statement: candidates and statements are
-taken for the answer's workload and hardware only. `best` picks the answer a question without --workload or
---hardware exits with (ANSWER_RANK, then the order answers come in: inference first, hardware in vocabulary order).
+taken for the answer's workload and hardware only. `headline` picks the answer a question exits with: without
+--workload, the best inference answer (training gets its own line), else the best of the workload asked (`best`:
+ANSWER_RANK, then the order answers come in, hardware in vocabulary order).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from neuron_compat.views.recommendation import (
     Recommendation,
     choice_text,
     family_candidates,
+    install_text,
     recommend,
 )
 
@@ -121,7 +123,7 @@ def _why(registry: RegistryIndexes, item: Recommendation, status: str, count: in
             f"{item.status}, {item.lifecycle} stack, newest release")
 
 
-def answer_line(family_name: str, item: Recommendation) -> str:
+def answer_line(family_name: str, item: Recommendation, registry: RegistryIndexes | None = None) -> str:
     """The one line of an answer: '<status>: <stack version> on Neuron <release> | caveats | install | notes |
     sources', or why there is nothing to install."""
     if item.stack is None:
@@ -131,10 +133,7 @@ def answer_line(family_name: str, item: Recommendation) -> str:
     parts = [f"{item.status}: {choice_text(item)}"]
     if item.caveats:
         parts.append("; ".join(c.message for c in item.caveats))
-    install = ", ".join(item.install) if item.install else "nothing recorded"
-    if item.not_recorded:
-        install += f" ({', '.join(item.not_recorded)} not recorded for {item.release})"
-    parts.append(f"install {install}")
+    parts.append(f"install {install_text(item, registry)}")
     if item.notes_url:
         parts.append(f"release notes {item.notes_url}")
     if item.sources:
@@ -153,16 +152,16 @@ def _settle(registry: RegistryIndexes, family: Family, item: Recommendation, cou
             at = paired_release(registry, said_by, item.newest)
             why = f"{owner.name} says {status} for {item.workload} on {item.hardware} at Neuron {at}"
             settled = replace(item, status=status, stack=said_by, stack_name=owner.name, sources=sources, why=why)
-            return replace(settled, line=answer_line(family.name, settled))
+            return replace(settled, line=answer_line(family.name, settled, registry))
         settled = replace(item, status=status, why=_why(registry, item, status, count))
-        return replace(settled, line=answer_line(family.name, settled))
+        return replace(settled, line=answer_line(family.name, settled, registry))
     status = ENDED if item.lifecycle == ENDED else item.status
     caveats = list(item.caveats)
     pairing = pairing_caveat(registry, item.stack, item.release or "", item.newest)
     if pairing is not None:
         caveats.append(pairing)
     settled = replace(item, status=status, caveats=caveats, why=_why(registry, item, status, count))
-    return replace(settled, line=answer_line(family.name, settled))
+    return replace(settled, line=answer_line(family.name, settled, registry))
 
 
 def answers(registry: RegistryIndexes, family: Family, candidates: list[Candidate], release: str | None = None,
@@ -196,6 +195,22 @@ def best(found: Iterable[Recommendation]) -> Recommendation | None:
         if chosen is None or ANSWER_RANK.get(item.status, 0) > ANSWER_RANK.get(chosen.status, 0):
             chosen = item
     return chosen
+
+
+HEADLINE_WORKLOAD = "inference"
+"""The workload a question without --workload headlines (most questions are about serving a checkpoint); the
+other workload's best answer gets a line of its own."""
+
+
+def headline(found: Iterable[Recommendation], workload: str | None) -> Recommendation | None:
+    """The answer a question exits with: `best` of the asked workload's answers; without --workload, of the
+    inference answers when there are any, else of all."""
+    found = list(found)
+    if workload is None:
+        first = [item for item in found if item.workload == HEADLINE_WORKLOAD]
+        if first:
+            return best(first)
+    return best(found)
 
 
 def overall_status(found: Iterable[Recommendation]) -> str:

@@ -25,7 +25,8 @@ there now and the line says so (the recommendation is still the best candidate, 
 
 What to install is the stack version's own pins where its package states them (stacks.yaml `pins`: Optimum Neuron's
 wheel metadata), else the release's component versions (releases.yaml `components`, as its notes list them): the
-stack's own version first, then the rest, leaving out the components that are other stacks not serving this
+stack's own package and version first (or that its version at that release is not recorded, with the newest one
+recorded), then the rest, leaving out the components that are other stacks not serving this
 workload on this hardware at that release. A version the registry does not record is named in `not_recorded`,
 never guessed.
 """
@@ -307,7 +308,34 @@ def choice_text(choice: Choice) -> str:
     return f"{name} at Neuron {choice.release} ({choice.status}{life})"
 
 
-def recommendation_line(family_name: str, choice: Choice, newest: str, last_worked: str | None) -> str:
+def newest_recorded(registry: RegistryIndexes, stack_id: str, release: str) -> tuple[str, str] | None:
+    """(version, release) of the newest release up to `release` whose component versions name `stack_id`."""
+    found = None
+    for item in registry.releases:
+        if version_key(item.version) <= version_key(release) and stack_id in _components(item):
+            if found is None or version_key(item.version) > version_key(found[1]):
+                found = (_components(item)[stack_id], item.version)
+    return found
+
+
+def install_text(choice: Choice, registry: RegistryIndexes | None = None) -> str:
+    """'vllm-neuron (its version at Neuron 2.34.0 is not recorded; newest recorded: 0.29.0.1.2.0 at Neuron 2.33.0),
+    torchneuron 2.14.3.1, ...': the stack's own package first, with its version or that it is not recorded, then
+    the other pins, then any other component not recorded."""
+    pins = list(choice.install)
+    others = [name for name in choice.not_recorded if name != choice.stack]
+    if choice.stack is not None and choice.stack in choice.not_recorded:
+        hint = newest_recorded(registry, choice.stack, choice.release or "") if registry and choice.release else None
+        newest = f"; newest recorded: {hint[0]} at Neuron {hint[1]}" if hint else ""
+        pins.insert(0, f"{choice.stack} (its version at Neuron {choice.release} is not recorded{newest})")
+    text = ", ".join(pins) if pins else "nothing recorded"
+    if others:
+        text += f" ({', '.join(others)} not recorded for {choice.release})"
+    return text
+
+
+def recommendation_line(family_name: str, choice: Choice, newest: str, last_worked: str | None,
+                        registry: RegistryIndexes | None = None) -> str:
     """The one line of a recommendation (after its hardware): what to install, at which release, with sources."""
     if choice.stack is None:
         return f"nothing claims {family_name} runs here at any release up to {newest}"
@@ -316,10 +344,7 @@ def recommendation_line(family_name: str, choice: Choice, newest: str, last_work
         parts[0] = f"no claim holds at {newest} (newest with one: {last_worked}); best: " + parts[0]
     if choice.caveats:
         parts.append("; ".join(c.message for c in choice.caveats))
-    install = ", ".join(choice.install) if choice.install else "nothing recorded"
-    if choice.not_recorded:
-        install += f" ({', '.join(choice.not_recorded)} not recorded for {choice.release})"
-    parts.append(f"install {install}")
+    parts.append(f"install {install_text(choice, registry)}")
     parts.append(f"release notes {choice.notes_url}")
     if choice.sources:
         more = len(choice.sources) - SOURCES_IN_LINE
@@ -352,5 +377,6 @@ def recommend(registry: RegistryIndexes, family: Family, candidates: list[Candid
             found.append(Recommendation(
                 **{part.name: getattr(choice, part.name) for part in fields(Choice)},
                 hardware=item, workload=workload, newest=newest, last_worked=last,
-                line=recommendation_line(family.name, choice, newest, last), alternatives=ranked[1:1 + ALTERNATIVES]))
+                line=recommendation_line(family.name, choice, newest, last, registry),
+                alternatives=ranked[1:1 + ALTERNATIVES]))
     return found
