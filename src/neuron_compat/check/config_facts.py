@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar
 
 from neuron_compat.safeio.bounded_read import FileTooLarge, UnreadableFile, read_regular_file
 from neuron_compat.safeio.safe_text import value_error_reason
+from neuron_compat.sizing.config_keys import with_canonical_keys
 from neuron_compat.sizing.fields import as_int
 
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
@@ -244,6 +245,7 @@ def facts_from_config(config: Any) -> ModelConfigFacts:
             return _diffusers_facts(config)
         raise ConfigError("not a transformers config.json or a diffusers model_index.json "
                           "(no model_type, architectures or _class_name)")
+    config = dict(with_canonical_keys(config))  # legacy keys read as transformers reads them (n_positions ...)
     text_config = config.get("text_config") if isinstance(config.get("text_config"), dict) else None
     sources = [config] + ([text_config] if text_config else [])
     architectures = config.get("architectures")

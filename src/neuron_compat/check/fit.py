@@ -42,6 +42,7 @@ from neuron_compat.sizing import (
     kv_cache_bytes_per_token,
     weights_bytes,
 )
+from neuron_compat.sizing.config_keys import with_canonical_keys
 from neuron_compat.sizing.fields import MAX_EXACT, FieldError, read_int, read_str, sub_config
 from neuron_compat.sizing.kv_cache import ENCODER_ONLY
 from neuron_compat.sizing.models import ATTENTION_FREE
@@ -168,6 +169,7 @@ def fit_document(config: Any, instances: Mapping[str, Any] | None, options: FitO
     verdict document) gives the recommended stack per hardware; `configurations` (every tested configuration),
     `family` and `checkpoint_names` (the checkpoint's Hub id and aliases) give the degrees documented and tested
     configurations use. With `options.hardware`, only that hardware's instances are listed."""
+    config = with_canonical_keys(config)  # legacy keys read as transformers reads them (sizing/config_keys.py)
     declared, declared_how = declared_dtype(config) if isinstance(config, Mapping) else (None, "")
     if options.dtype is not None:
         dtype, dtype_from = options.dtype, "--dtype"
@@ -467,20 +469,24 @@ def _from_configurations(valid: list[int], cores: int, stack: str, instance: Map
                          context: _Context) -> tuple[int, str, str, dict[str, Any]] | None:
     """The degree a documented, else a tested, configuration uses on this instance (this checkpoint before the
     family at this size, the stack in question before others, the smallest degree first)."""
-    on_instance = [c for c in context.tested if c.get("instance") == instance["name"]
-                   and c["parallelism"]["tensor"] <= cores]
+    on_instance = [c for c in context.tested if c["parallelism"]["tensor"] <= cores and (
+        c.get("instance") == instance["name"]
+        or (c.get("instance") is None and c.get("hardware") == instance["hardware"]))]
     if not on_instance:
         return None
     ranked = sorted(on_instance, key=lambda c: (not _documented(c), not of_checkpoint(c, context.names),
-                                                c.get("stack") != stack, c["parallelism"]["tensor"]))
+                                                c.get("instance") is None, c.get("stack") != stack,
+                                                c["parallelism"]["tensor"]))
     chosen = ranked[0]
     degree = chosen["parallelism"]["tensor"]
     this = of_checkpoint(chosen, context.names)
     kind = "documented" if _documented(chosen) else "tested-configuration"
     whose = "this checkpoint" if this else f"the family at this size ({SIZE_RULE})"
     verb = "documents" if _documented(chosen) else "ran"
+    where = (f"on {instance['name']}" if chosen.get("instance") else
+             f"on {instance['hardware']} (the source names no instance type; this one has the cores it needs)")
     why = (f"{chosen.get('source_file') or 'a source'} {verb} {chosen.get('checkpoint')} at tensor parallelism "
-           f"{degree} on {instance['name']} with {chosen.get('stack')} (of {whose})")
+           f"{degree} {where} with {chosen.get('stack')} (of {whose})")
     if degree not in valid:
         why += f"; not among the degrees {stack}'s recorded rule accepts, the source is followed"
     return degree, kind if this else f"{kind}-family-size", why, _tested_entry(chosen, degree)

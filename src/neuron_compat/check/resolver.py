@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any, cast
 from neuron_compat.check.config_facts import ModelConfigFacts
 from neuron_compat.contract.versions import version_key
 from neuron_compat.contract.vocabulary import TASK_BY_ARCHITECTURE_SUFFIX
-from neuron_compat.views.answer import answers as settle_answers
 from neuron_compat.views.answer import HEADLINE_WORKLOAD, best, headline, pairing_caveat
+from neuron_compat.views.answer import answers as settle_answers
 from neuron_compat.views.at_release import (
     ENDED,
     HOLDS,

@@ -131,6 +131,10 @@ _PINNED = re.compile(
     r"|[a-z0-9.-]+/en/v?[0-9][0-9A-Za-z.+_-]*/"
     r"|huggingface\.co/[^/]+/[^/]+/(?:blob|tree)/[0-9a-f]{7,40}/)")
 
+_LATEST = re.compile(r"^https://awsdocs-neuron\.readthedocs-hosted\.com/en/latest/")
+"""A page of the Neuron docs' latest tree: accepted with the page's own date as `validated` (where a page exists in
+that tree only, e.g. a tutorial newer than the last versioned tree)."""
+
 
 def _refuse_boolean(value: Any) -> Any:
     """YAML reads `yes`, `no`, `on`, `off` as booleans, which a lax float would take as 1.0 or 0.0."""
@@ -293,7 +297,11 @@ class TestedConfiguration(Model):
                 "measurements need the Neuron release they were measured on or the date the source validated "
                 "them, and both `release` and `validated` are null (hint: set release to the release the source "
                 "names, or validated to the date it gives, or drop the measurements and keep the outcome)")
-        if not _PINNED.match(self.source.url):
+        if _LATEST.match(self.source.url) and self.validated is None:
+            raise ValueError(
+                "source.url is a page of the docs' latest tree, which changes without a version: give the page's "
+                "own date (its date_updated) as validated, or link a versioned page /en/v2.33.0/...")
+        if not _PINNED.match(self.source.url) and not _LATEST.match(self.source.url):
             raise ValueError(
                 f"source.url {self.source.url[:80]!r} names no commit or tag (hint: link the file at a commit, "
                 "e.g. https://github.com/<org>/<repo>/blob/<commit>/<path>, or a versioned docs page /en/v2.28.0/...)")

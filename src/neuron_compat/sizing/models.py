@@ -18,6 +18,7 @@ from neuron_compat.sizing.classic import (
     count_opt,
     count_xglm,
 )
+from neuron_compat.sizing.config_keys import with_canonical_keys
 from neuron_compat.sizing.convnets import CONVNET_COUNTERS
 from neuron_compat.sizing.counts import ParameterCount, Part, PartList
 from neuron_compat.sizing.decoder import FAMILIES, GATED_ACTIVATIONS, Family, count_decoder
@@ -67,6 +68,7 @@ def count_parameters(config: Mapping[str, object]) -> ParameterCount:
     """Parameter count per part of the model a transformers config.json describes (no download, no torch)."""
     if not isinstance(config, Mapping):
         return ParameterCount(None, (Part("model", None, f"config is a {type(config).__name__}, not an object"),))
+    config = with_canonical_keys(config)  # legacy keys as transformers reads them (BLOOM's n_embed ...)
     model_type = read_str(config, "model_type")
     parts = PartList()
     _count(config, model_type, parts, depth=0)
