@@ -38,7 +38,7 @@ DESCRIPTION = (
     "card_*.yml`): each configuration a card documents for a checkpoint on an instance type, with its neuron_config "
     "and vLLM settings. A card states no run result and names an SDK minor version rather than a release, so the "
     "outcome is unknown and the release null; the card's own words are in the notes.")
-FAMILIES = {"Llama 3": "llama", "Qwen3": ("qwen3_moe", "qwen3")}
+FAMILIES: dict[str, str | tuple[str, str]] = {"Llama 3": "llama", "Qwen3": ("qwen3_moe", "qwen3")}
 """A card's `model.family` -> the family id (Qwen3 cards: qwen3_moe when the checkpoint names active parameters)."""
 DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 SETTINGS = ("tp_degree", "attention_dp_degree", "cp_degree", "moe_tp_degree", "moe_ep_degree", "batch_size",

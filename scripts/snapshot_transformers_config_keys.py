@@ -45,9 +45,10 @@ def read_wheel(wheel: Path) -> dict[str, dict[str, str]]:
                     continue
                 model_type, mapping = None, {}
                 for statement in node.body:
-                    target = (statement.targets[0] if isinstance(statement, ast.Assign) else
-                              statement.target if isinstance(statement, ast.AnnAssign) else None)
-                    if not isinstance(target, ast.Name) or statement.value is None:
+                    if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or statement.value is None:
+                        continue
+                    target = statement.targets[0] if isinstance(statement, ast.Assign) else statement.target
+                    if not isinstance(target, ast.Name):
                         continue
                     if target.id == "model_type" and isinstance(statement.value, ast.Constant):
                         model_type = statement.value.value

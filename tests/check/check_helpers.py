@@ -69,8 +69,9 @@ def without_origin(document: dict) -> dict:
     origin = document.pop("registry")
     assert set(origin) == {"chosen_by", "kind", "location", "data_version", "from_cache", "note"}, origin
     tested = document.pop("tested_configurations")
-    assert set(tested) == {"matched_by", "instance", "hardware", "total", "configurations", "other_sizes_total",
-                           "other_sizes", "compile_time", "checkpoint_page"}, tested
+    assert set(tested) == {"matched_by", "instance", "hardware", "workload", "scope", "other_label", "total",
+                           "configurations", "other_sizes_total", "other_sizes", "compile_time",
+                           "checkpoint_page"}, tested
     assert isinstance(document.pop("known_issues"), list)  # the family's known issues: the command's own addition
     return document
 

@@ -28,6 +28,7 @@ from neuron_compat.rules.validation import validate_registry
 # fixture -> (status, exit code, family id, model-level caveat kinds, {(stack, workload): (verdict, caveat kinds)})
 EXPECTED = {
     "bert-base-uncased.json": ("supported", 0, "bert", [], {("optimum-neuron", "inference"): ("supported", [])}),
+    "bloom-176b.json": ("unknown", 4, None, ["unknown-model-type"], {}),  # this test registry has no bloom family
     "clip-vit-base-patch32.json": ("supported", 0, "clip", [], {("optimum-neuron", "inference"): ("supported", [])}),
     "deepseek-v3.json": ("supported", 0, "deepseek-v3", ["remote-code"],
                          {("nxd-inference", "inference"): ("supported", ["requires"])}),
@@ -49,6 +50,10 @@ EXPECTED = {
     "phi-3-mini-4k-instruct.json": ("supported", 0, "phi3", ["remote-code"],
                                     {("optimum-neuron", "inference"): ("supported", [])}),
     "qwen3-30b-a3b.json": ("unknown", 4, None, ["sibling-covered"], {}),
+    "qwen3-32b.json": ("supported", 0, "qwen3", [], {
+        ("optimum-neuron", "inference"): ("supported", ["context-beyond-verified"]),
+        ("nxd-inference", "inference"): ("supported", []),
+    }),
     "qwen3-8b.json": ("supported", 0, "qwen3", [], {
         ("optimum-neuron", "inference"): ("supported", ["context-beyond-verified"]),
         ("nxd-inference", "inference"): ("supported", []),

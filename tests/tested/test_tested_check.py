@@ -35,29 +35,34 @@ def _check(capsys: pytest.CaptureFixture[str], registry: Path, tmp_path: Path, *
     return code, capsys.readouterr().out
 
 
-def test_json_names_the_family_configurations_on_the_instance_hardware(
+def test_json_lists_only_runs_of_the_instance_asked_and_the_rest_apart_with_why(
         registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.2xlarge")
     tested = json.loads(out)["tested_configurations"]
-    assert tested["matched_by"] == "family" and tested["hardware"] == "trn1"
+    assert (tested["matched_by"], tested["hardware"], tested["workload"]) == (None, "trn1", "inference")
     assert tested["configurations"] == [] and tested["total"] == 0  # none on trn1.2xlarge itself
-    assert [c["id"] for c in tested["other_sizes"]] == ["llama-8b-trn1"]  # other trn1 sizes, not inf2
-    assert tested["other_sizes"][0]["measurements"][0] == {
-        "metric": "throughput", "name": None, "value": 41.5, "unit": "tokens/s", "phase": "token-generation",
-        "percentile": None,
-        "approximate": False}
+    why = {c["id"]: c["scope"]["why_other"] for c in tested["other_sizes"]}
+    assert why == {"llama-8b-trn1": "on trn1.32xlarge, not trn1.2xlarge", "llama-8b-inf2": "on inf2, not trn1"}
+    measured = next(c for c in tested["other_sizes"] if c["id"] == "llama-8b-trn1")["measurements"][0]
+    assert measured == {"metric": "throughput", "name": None, "value": 41.5, "unit": "tokens/s",
+                        "phase": "token-generation", "percentile": None, "approximate": False}
     _, out = _check(capsys, registry, tmp_path, "--json")
-    assert json.loads(out)["tested_configurations"]["total"] == 2
+    tested = json.loads(out)["tested_configurations"]
+    assert (tested["total"], tested["matched_by"]) == (2, "family")  # 8B runs: this size (parameters within 25%)
+    assert "parameters within 25%" in tested["scope"]
     _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn2.48xlarge")
-    assert json.loads(out)["tested_configurations"] == {
-        "matched_by": None, "instance": "trn2.48xlarge", "hardware": "trn2", "total": 0, "configurations": [],
-        "other_sizes_total": 0, "other_sizes": [], "compile_time": [], "checkpoint_page": None}
+    tested = json.loads(out)["tested_configurations"]
+    assert (tested["matched_by"], tested["total"], tested["other_sizes_total"]) == (None, 0, 2)
+    _, out = _check(capsys, registry, tmp_path, "--json", "--workload", "training")
+    tested = json.loads(out)["tested_configurations"]
+    assert tested["total"] == 0 and {c["scope"]["why_other"] for c in tested["other_sizes"]} == {
+        "an inference run (training asked)"}
 
 
 def test_table_lists_them_next_to_the_fit(registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out = _check(capsys, registry, tmp_path, "--instance", "inf2.48xlarge")
-    assert "Tested configurations on inf2.48xlarge, of its family (none of this checkpoint): 1" in out
-    assert "meta-llama/Llama-3.1-8B-Instruct | optimum-neuron | release 2.21.0 | inf2.48xlarge | TP=24" in out
+    assert "Tested configurations for this question, of its family at this size: 1 (inference runs on inf2.48xlarge" in out
+    assert "meta-llama/Llama-3.1-8B-Instruct | optimum-neuron | inference | release 2.21.0 | inf2.48xlarge | TP=24" in out
     assert "| batch " in out and "| seq len " in out
     assert out.index("Fit (an estimate") < out.index("Tested configurations") < out.index("Result:")
 
@@ -79,15 +84,16 @@ def test_a_llama_31_8b_config_lists_measured_throughput_from_the_real_registry(
     assert main(["check", str(config), "--registry", str(ROOT / "registry")]) in (0, 3)
     out = capsys.readouterr().out
     assert "Checkpoint page: checkpoints/meta-llama/Llama-3.1-8B-Instruct/" in out
-    assert "Tested configurations, of this checkpoint:" in out
+    assert "Tested configurations for this question, of this checkpoint:" in out
     measured = next(line for line in out.splitlines() if line.strip().startswith("measured: throughput"))
     assert "tokens/s" in measured and "(release not stated; measured by 2025-10-16)" in measured
     assert "| TP=4 | batch 32 | seq len 4096 |" in out
 
 
-def test_instance_lists_its_own_runs_and_other_sizes_under_their_own_heading(
+def test_instance_lists_its_own_runs_and_the_others_under_their_own_heading(
         registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out = _check(capsys, registry, tmp_path, "--instance", "trn1.2xlarge")
-    assert "Tested configurations on trn1.2xlarge, of its family (none of this checkpoint): 0" in out
-    assert "On other sizes of trn1 (not trn1.2xlarge): 1" in out
-    assert out.index("On other sizes") < out.index("trn1.32xlarge |")
+    assert "Tested configurations for this question: none recorded (inference runs on trn1.2xlarge" in out
+    assert "Not evidence for this question (other sizes / other hardware): 2" in out
+    assert "not counted here: on trn1.32xlarge, not trn1.2xlarge" in out
+    assert out.index("Not evidence") < out.index("trn1.32xlarge |")

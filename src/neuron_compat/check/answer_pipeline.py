@@ -128,20 +128,34 @@ def ask(config: object, registry: CompiledRegistry, question: Question, checkpoi
                           task=question.task, checkpoint=checkpoint, hardware=question.hardware)
     except ResolveError as error:
         raise AnswerError(str(error), EXIT_PROBLEMS) from None
-    return answer_for_verdict(registry, verdict, config, fit, checkpoint, question.instance, question.stack)
+    return answer_for_verdict(registry, verdict, config, fit, checkpoint, question.instance, question.stack,
+                              hardware=question.hardware)
 
 
 def answer_for_verdict(registry: CompiledRegistry, verdict: Verdict, config: object, fit: FitOptions,
-                       checkpoint: str | None = None, instance: str | None = None, stack: str | None = None) -> Answer:
-    """The Answer around a verdict already resolved: its fit, tested configurations and known issues."""
+                       checkpoint: str | None = None, instance: str | None = None, stack: str | None = None,
+                       hardware: str | None = None) -> Answer:
+    """The Answer around a verdict already resolved: its fit, tested configurations and known issues. The tested
+    configurations and the fit's documented degrees are those of the checkpoint (by its Hub id, the name a local
+    config gives itself, or any alias of either) or of its family at this size, for the workload and hardware
+    asked (check/evidence_scope.py)."""
     from neuron_compat.check.explain import family_issues
-    from neuron_compat.check.tested_lookup import all_configurations, named_checkpoint, tested_for
+    from neuron_compat.check.tested_lookup import (
+        all_configurations,
+        checkpoint_names,
+        named_checkpoint,
+        tested_for,
+    )
     from neuron_compat.check.tracked_text import family_tracked
 
+    named = checkpoint or named_checkpoint(config)
+    names = checkpoint_names(registry, named)
     document = answer_document(verdict, config, registry.instances, [s.id for s in registry.stacks], fit,
-                               all_configurations(registry))
+                               all_configurations(registry), names)
     family = verdict.family.id if verdict.family else None
-    tested = tested_for(registry, checkpoint or named_checkpoint(config), family, instance=instance, stack=stack)
+    tested = tested_for(registry, named, family, instance=instance, stack=stack,
+                        parameters=document["fit"].get("parameters"), workload=verdict.workload,
+                        hardware=hardware, aliases=names)
     issues = family_issues(registry.known_issues, family) if family else []
     return Answer(verdict, document, tested, issues, registry, tracked=family_tracked(registry, family))
 
@@ -176,7 +190,7 @@ def fit_options(question: Question, instances: dict[str, Any] | None) -> FitOpti
 
     options = FitOptions(batch=question.batch, seq_len=question.seq_len, dtype=question.dtype,
                          instance=question.instance, stack=question.stack, workload=question.workload,
-                         optimizer=question.optimizer, degree=question.degree)
+                         optimizer=question.optimizer, degree=question.degree, hardware=question.hardware)
     try:
         check_options(options, instances)
     except FitOptionError as error:
@@ -192,7 +206,8 @@ def verdict_document(verdict: Verdict) -> dict[str, Any]:
 
 
 def answer_document(verdict: Verdict, config: object, instances: dict[str, Any] | None, stacks: list[str],
-                    fit: FitOptions, configurations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                    fit: FitOptions, configurations: list[dict[str, Any]] | None = None,
+                    checkpoint_names: list[str] | None = None) -> dict[str, Any]:
     """`check --json` without `registry`, tested configurations and known issues: the verdict document and its
     `fit`."""
     from neuron_compat.check.fit import fit_document
@@ -200,5 +215,6 @@ def answer_document(verdict: Verdict, config: object, instances: dict[str, Any] 
     document = verdict_document(verdict)
     fitted = fit_document(config, instances, fit, stacks, pipeline=verdict.model.kind == "diffusers",
                           verdict=document, configurations=configurations,
-                          family=verdict.family.id if verdict.family else None)
+                          family=verdict.family.id if verdict.family else None,
+                          checkpoint_names=checkpoint_names or ())
     return {**document, "fit": fitted}

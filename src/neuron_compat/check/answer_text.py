@@ -101,7 +101,8 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
     if verdict.answers:
         header = ("STACK", "WORKLOAD", "HARDWARE", "VERDICT", "SINCE", "UNTIL")
         rows = [(a.stack, a.workload, ",".join(a.hardware) or "-", a.display_status,
-                 a.carried.get("since") or "-", a.carried.get("until") or "-") for a in verdict.answers]
+                 (a.carried.get("since") or "-") + ("*" if a.since_is_floor else ""), a.carried.get("until") or "-")
+                for a in verdict.answers]
         widths = [max(len(_clean(row[i])) for row in [header, *rows]) for i in range(len(header))]
         lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
         for answer, row in zip(verdict.answers, rows, strict=True):
@@ -111,11 +112,16 @@ def render_table(verdict: Verdict, source: str, registry: str, probe: dict[str, 
                 lines.append(f"    {values}")
             for caveat in answer.caveats:
                 lines.append(f"    ! {caveat.message}")
+        if any(a.since_is_floor for a in verdict.answers):
+            lines.append(f"* tracked since {verdict.first_release} (the first release this registry records): it "
+                         "may have run on earlier releases")
         lines.append("")
     if verdict.no_statement:
         lines.append(f"No statement for: {', '.join(verdict.no_statement)}")
     if fit_lines:
         lines.extend([*fit_lines, ""])
+    if verdict.other_workload_summary:
+        lines.append(f"Training (its own line; not the exit code): {verdict.other_workload_summary}")
     lines.append(f"Result: {verdict.summary} (exit {EXIT_FOR_STATUS[verdict.status]})")
     if probe is not None:
         lines.extend(_probe_lines(verdict, probe))

@@ -90,7 +90,7 @@ def why_not(configuration: Mapping[str, Any], question: Question, by_instance: M
     """None when the configuration is evidence for `question`, else why not (one short phrase)."""
     workload, _ = configuration_workload(configuration)
     if workload != question.workload:
-        return f"a {workload} run ({question.workload} asked)"
+        return f"{'an' if workload == 'inference' else 'a'} {workload} run ({question.workload} asked)"
     hardware = configuration_hardware(configuration, by_instance)
     instance = configuration.get("instance")
     if question.hardware is not None and hardware != question.hardware:

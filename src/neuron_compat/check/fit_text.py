@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 GIB = 2**30
+ESTIMATES = ("smallest-with-margin", "largest-valid")
+"""degree_from values that are the estimate itself (no second line for it)."""
 
 
 def _gib(value: int | None) -> str:
@@ -68,6 +70,8 @@ def render_fit(fit: dict[str, Any]) -> list[str]:
         label = "runtime reserve per NeuronCore" if reserve["name"] == "runtime_per_core" else "host memory"
         figure = "not stated by any source" if reserve["bytes"] is None else _gib(reserve["bytes"])
         lines.append(f"  {label}: {figure}. {reserve['text']} ({', '.join(reserve['sources'])})")
+    if a.get("hardware"):
+        lines.append(f"  instances: {a['hardware']} only (--hardware)")
     if fit["instances"]:
         lines.extend(_instance_rows(fit["instances"]))
     else:
@@ -101,6 +105,9 @@ def _instance_rows(instances: list[dict[str, Any]]) -> list[str]:
             tested = entry.get("tested_configuration")
             if tested and tested.get("source"):
                 lines.append(f"      source: {tested['source']}")
+            if entry.get("estimated_degree") is not None and entry["degree_from"] not in ESTIMATES:
+                lines.append(f"    estimate, second: degree {entry['estimated_degree']} ({entry['estimated_from']}): "
+                             f"{entry['estimated_why']}")
         if entry.get("memory_parts"):
             lines.append("    " + ", ".join(f"{p['name'].replace('_', ' ')} {_gib(p['bytes'])}"
                                             for p in entry["memory_parts"]) + f" over {entry['degree']} cores")

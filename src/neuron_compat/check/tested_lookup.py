@@ -112,6 +112,16 @@ def page_id(registry: CompiledRegistry, hub_id: str) -> str | None:
     return None
 
 
+def checkpoint_names(registry: CompiledRegistry, checkpoint: str | None) -> list[str]:
+    """The checkpoint's Hub id and every name the registry records as the same checkpoint (its aliases, both
+    ways); empty without a checkpoint."""
+    if not checkpoint:
+        return []
+    from neuron_compat.check.checkpoint_aliases import same_checkpoint
+
+    return same_checkpoint(registry.document, checkpoint)
+
+
 def checkpoint_page(hub_id: str) -> str:
     """The site path of a checkpoint's page, checkpoints/<owner>/<name>/ (contract.hub_ids.checkpoint_page_folder,
     as site.pages.checkpoints writes it)."""

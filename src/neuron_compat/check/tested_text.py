@@ -1,4 +1,5 @@
-"""`check`'s tested-configurations lines: the checkpoint's (else its family's) runs on the instance asked for."""
+"""`check`'s tested-configurations lines: the runs that are evidence for the question (its workload and hardware,
+this checkpoint or this size), then, under their own heading, the others with why each is not."""
 
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ def _configuration_lines(c: dict[str, Any]) -> list[str]:
                                               ("EP", parallel.get("expert")), ("DP", parallel.get("data")))
                       if v)
     outcome = str(c.get("outcome")) + (f" ({c['outcome_qualifier']})" if c.get("outcome_qualifier") else "")
-    head = (f"  {c.get('checkpoint')} | {c.get('stack')} | release {c.get('release') or 'not stated'} | "
-            f"{c.get('instance') or 'instance not stated'} | {layout or 'TP not stated'} | "
+    scope = c.get("scope") or {}
+    where = c.get("instance") or (f"{scope['hardware']} (instance not stated)" if scope.get("hardware")
+                                  else "instance and hardware not stated")
+    head = (f"  {c.get('checkpoint')} | {c.get('stack')} | {scope.get('workload') or 'workload not stated'} | "
+            f"release {c.get('release') or 'not stated'} | {where} | {layout or 'TP not stated'} | "
             f"batch {c.get('batch_size') or 'not stated'} | seq len {c.get('sequence_length') or 'not stated'} | "
             f"{c.get('dtype') or 'dtype not stated'} | {outcome}")
     measured = _measured(c)
@@ -38,29 +42,37 @@ def _configuration_lines(c: dict[str, Any]) -> list[str]:
             f"{c.get('validated') or 'date not stated'})"]
 
 
+def _compile_time_line(item: dict[str, Any]) -> str:
+    runs = ", ".join(f"{run['checkpoint']}" + (f" TP {run['tensor_parallel']}" if run.get("tensor_parallel") else "")
+                     + f" {run['seconds']:g} s" for run in item.get("runs") or [])
+    return (f"Compile time measured: {item['median_s']:g} s median on {item['instance']}, n = {item['n']} "
+            f"(from {item['min_s']:g} s to {item['max_s']:g} s; runs: {runs})")
+
+
 def render_tested(tested: dict[str, Any]) -> list[str]:
     """Lines for the table form of `check` (empty when nothing was asked or found)."""
-    where = f" on {tested['instance']}" if tested.get("instance") else ""
     lines: list[str] = []
     if tested.get("checkpoint_page"):
         lines.append(f"Checkpoint page: {tested['checkpoint_page']} (on the site)")
     others = tested.get("other_sizes") or []
-    if not tested.get("configurations") and not others:
-        return [*lines, f"Tested configurations{where}: none recorded"]
-    whose = "this checkpoint" if tested["matched_by"] == "checkpoint" else "its family (none of this checkpoint)"
-    lines.append(f"Tested configurations{where}, of {whose}: {tested['total']}")
-    for c in tested["configurations"][:_SHOWN_IN_TEXT]:
-        lines.extend(_configuration_lines(c))
-    if tested["total"] > _SHOWN_IN_TEXT:
-        lines.append(f"  ... and {tested['total'] - _SHOWN_IN_TEXT} more (check --json lists up to 20)")
+    rule = tested.get("scope") or ""
+    if not tested.get("configurations"):
+        lines.append(f"Tested configurations for this question: none recorded ({rule})")
+    else:
+        whose = "this checkpoint" if tested["matched_by"] == "checkpoint" else "its family at this size"
+        lines.append(f"Tested configurations for this question, of {whose}: {tested['total']} ({rule})")
+        for c in tested["configurations"][:_SHOWN_IN_TEXT]:
+            lines.extend(_configuration_lines(c))
+        if tested["total"] > _SHOWN_IN_TEXT:
+            lines.append(f"  ... and {tested['total'] - _SHOWN_IN_TEXT} more (check --json lists up to 20)")
+    for item in tested.get("compile_time") or []:
+        lines.append(_compile_time_line(item))
     if others:
-        lines.append(f"On other sizes of {tested.get('hardware')} (not {tested['instance']}): "
-                     f"{tested.get('other_sizes_total', len(others))}")
+        label = tested.get("other_label") or "other sizes / other hardware"
+        lines.append(f"Not evidence for this question ({label}): {tested.get('other_sizes_total', len(others))}")
         for c in others[:_SHOWN_IN_TEXT]:
             lines.extend(_configuration_lines(c))
+            lines.append(f"    not counted here: {(c.get('scope') or {}).get('why_other')}")
         if tested.get("other_sizes_total", 0) > _SHOWN_IN_TEXT:
             lines.append(f"  ... and {tested['other_sizes_total'] - _SHOWN_IN_TEXT} more (check --json lists up to 20)")
-    for item in tested.get("compile_time") or []:
-        lines.append(f"Compile time measured: {item['median_s']:g} s median on {item['instance']}, n = {item['n']} "
-                     f"(from {item['min_s']:g} s to {item['max_s']:g} s)")
     return lines

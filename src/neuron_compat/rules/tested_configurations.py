@@ -74,10 +74,11 @@ def _configuration_findings(registry: Registry, key: FileKey, where: tuple[str |
             yield Finding(key, (*where, "instance"), f"instance '{configuration.instance}' is not in instances.yaml",
                           did_you_mean(configuration.instance, instances, "instance"))
         else:
-            own = instance_hardware(registry).get(configuration.instance)
-            if configuration.hardware is not None and own is not None and configuration.hardware != own:
-                yield Finding(key, (*where, "hardware"), f"hardware '{configuration.hardware}' is not the hardware of "
-                              f"{configuration.instance} ({own})", "drop hardware (the instance says it) or fix one")
+            own_hardware = instance_hardware(registry).get(configuration.instance)
+            stated = None if configuration.hardware is None else str(configuration.hardware)
+            if stated is not None and own_hardware is not None and stated != own_hardware:
+                yield Finding(key, (*where, "hardware"), f"hardware '{stated}' is not the hardware of "
+                              f"{configuration.instance} ({own_hardware})", "drop hardware (the instance says it) or fix one")
 
 
 def _date_findings(key: FileKey, where: tuple[str | int, ...], value: dt.date | None, what: str) -> Iterator[Finding]:
