@@ -4,7 +4,7 @@ views, the resolver, the fit, its exit codes, the check page's entry points and 
 - `answer_pipeline`: The one answer pipeline: a model's config, a question and the compiled registry in, the answer out (`ask`).
 - `answer_text`: `check`'s answer as terminal text; it only renders an Answer.
 - `fit_text`: The terminal form of `check`'s fit (check/fit.py): what was counted, the bytes, and a row per instance.
-- `tested_text`: `check`'s tested-configurations lines: the checkpoint's (else its family's) runs on the instance asked for.
+- `tested_text`: `check`'s tested-configurations lines: the runs that are evidence for the question, then the others with why.
 - `registry_origin`: Where an answer's data came from (check's header and the JSON's `registry`).
 - `tracked_text`: `check`'s lines for what a stack's maintainers said they track for the family (never a status).
 - `page`: The site's check page, which runs this package's own Python in the browser (Pyodide): its entry points.
@@ -20,7 +20,9 @@ views, the resolver, the fit, its exit codes, the check page's entry points and 
 - `document_rules`: The cross-file rules that apply to a compiled registry document from elsewhere (a file, a URL, the cache).
 - `explain`: Matching a pasted log against the known issues, ranked: an error code, then a distinctive phrase, then the words of a phrase; a generic phrase alone never matches; no regex of data.
 - `log_lines`: The part of a pasted log that `explain` reads: its error lines, the last ones first (standard library only).
-- `tested_lookup`: The tested configurations `check` names: those of the checkpoint asked about or, failing that, of its family, on the instance (or its hardware) asked for. Reads the compiled document's `configurations` section.
+- `tested_lookup`: The tested configurations `check` names: those that are evidence for the question asked, and apart the family's others with why each is not.
+- `evidence_scope`: Which tested configurations are evidence for the question asked (workload, hardware, instance, this checkpoint or this size), and why the others are not.
+- `checkpoint_aliases`: One checkpoint under several Hub names: every name of a checkpoint and the one it goes by now.
 - `environment_answer`: `check --environment` / `--stack-version`: the question asked for a pasted environment, the model's mismatches in it, and its JSON.
 - `environment_text`: The 'Your environment' block of `check --environment`'s terminal text.
 """

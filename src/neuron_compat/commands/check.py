@@ -212,10 +212,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--revision", help="Hub branch, tag or commit (default: main)")
     parser.add_argument("--neuron", metavar="VERSION", help="Neuron SDK release, e.g. 2.21.0 (default: the newest)")
     parser.add_argument("--stack", help="only this stack (an id from stacks.yaml)")
-    parser.add_argument("--workload", help="inference or training (default: both; the answer, table and exit code "
-                        "are about this workload only)")
-    parser.add_argument("--hardware", help="answer for this hardware generation only (inf1, inf2, trn1, trn2, trn3; "
-                        "default: one answer per hardware the family has statements for, exit code of the best)")
+    parser.add_argument("--workload", help="inference or training: the answer, table, tested runs and exit code are "
+                        "about this workload only (default: both are listed, inference is the headline and the exit "
+                        "code, training gets its own line)")
+    parser.add_argument("--hardware", help="answer for this hardware generation only (inf1, inf2, trn1, trn2, trn3): "
+                        "the answer, the fit's instances and the tested runs (default: one answer per hardware the "
+                        "family has statements for, exit code of the best)")
     parser.add_argument("--task", help="the task you serve the checkpoint for, e.g. feature-extraction (default: the "
                         "one the config's class names say); decides which task-scoped constraints and notes apply")
     parser.add_argument("--environment", metavar="FILE",
@@ -249,8 +251,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     fit.add_argument("--instance", metavar="NAME",
                      help="only this instance (a name from registry/instances.yaml, e.g. inf2.xlarge; default: all)")
     fit.add_argument("--degree", type=argparse_type(whole_number, signed=True), metavar="N",
-                     help="fit at this tensor-parallel degree (default: one a tested configuration uses, else the "
-                     "smallest that divides the attention heads and leaves a margin)")
+                     help="fit at this tensor-parallel degree (default: one a vendor documents for this checkpoint "
+                     "or size on the instance, else one a tested run uses, else the estimate: the smallest that "
+                     "divides the attention heads and leaves a margin)")
     fit.add_argument("--optimizer", metavar="NAME",
                      help="with --workload training: adamw-mixed (default: fp32 master weights and moments), "
                      "adamw-fp32 or sgd")

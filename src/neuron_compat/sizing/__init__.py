@@ -3,6 +3,8 @@ tensor-parallel degrees. Standard library only; imports nothing else from neuron
 
 - `audio_lms`: Audio-language models (Qwen2-Audio, Qwen3-ASR, Phi-4-multimodal): an audio encoder, projectors and the text decoder.
 - `bytes`: Weight bytes of a parameter count at a storage dtype, and the dtype a config declares.
+- `config_keys`: A config.json read as transformers reads it: keys a configuration class maps to its attributes filled in (BLOOM's `n_embed` as `hidden_size`).
+- `config_key_data`: Generated: each configuration class's attribute_map and legacy keyword arguments, per model_type (transformers 5.25.0).
 - `classic`: LayerNorm decoders with biases and (for GPT-2/OPT) learned absolute positions: GPT-2, GPTBigCode, OPT, BLOOM, Falcon. All have plain (up/down) MLPs.
 - `convnets`: Staged image backbones: ResNet, ConvNeXt (v1, v2, DINOv3), Swin, SegFormer, MobileNetV2, EfficientNet, CvT, LeViT, MobileViT, and the RT-DETR detector.
 - `counts`: The result types: a count per part, each either a number or 'not counted' with the reason.
