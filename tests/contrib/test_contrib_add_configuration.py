@@ -131,7 +131,8 @@ def test_a_measured_run_gets_a_file_of_its_own_and_check_lists_it(measured: Path
         "metric": "accuracy", "name": "GSM8K", "value": 78.2, "unit": "percent", "phase": None, "percentile": None,
         "approximate": False}
     table = run_cli("check", config, "--registry", measured, "--instance", "trn1.32xlarge", cwd=tmp_path).stdout
-    assert ("meta-llama/Llama-3.1-8B-Instruct | nxd-inference | release 2.22.0 | trn1.32xlarge | TP=8 | batch ") in table
+    assert ("meta-llama/Llama-3.1-8B-Instruct | nxd-inference | inference | release 2.22.0 | trn1.32xlarge | TP=8 | "
+            "batch ") in table
     assert "| bf16 | compiled-and-ran" in table
     assert "measured: throughput 41.5 tokens/s (token-generation); accuracy [GSM8K] 78.2 percent" in table
 
@@ -344,7 +345,7 @@ def test_a_measurement_without_a_stated_release_is_recorded_with_its_date(
     tested = json.loads(capsys.readouterr().out)["tested_configurations"]["configurations"]
     assert [(c["release"], c["validated"], len(c["measurements"])) for c in tested] == [(None, "2026-11-02", 2)]
     main(["check", str(config), "--registry", str(measured), "--instance", "trn1.32xlarge"])
-    assert "meta-llama/Llama-3.1-8B-Instruct | nxd-inference | release not stated" in capsys.readouterr().out
+    assert "meta-llama/Llama-3.1-8B-Instruct | nxd-inference | inference | release not stated" in capsys.readouterr().out
 
     # the same run again: nothing changes
     assert main([*NOT_STATED, "--registry", str(measured)]) == 0

@@ -32,7 +32,7 @@ from neuron_compat.site.tested_data import (
     configuration_rows,
     family_issues,
 )
-from neuron_compat.views.answer import best, family_answers
+from neuron_compat.views.answer import family_answers, headline
 from neuron_compat.views.recommendation import Recommendation
 
 
@@ -223,8 +223,9 @@ def answer_label(item: Recommendation) -> str:
 
 
 def index_entry(registry: Registry, family: Family, found: list[Recommendation]) -> dict[str, Any]:
-    """A families index row: the best answer's status (views.answer.best) and what each claim answer installs."""
-    chosen = best(found)
+    """A families index row: the headline answer's status (views.answer.headline: the best inference answer, as
+    `check` without --workload, else the best of all) and what each claim answer installs."""
+    chosen = headline(found, None)
     stacks = list(dict.fromkeys(
         f"{answer_label(a)} ({a.workload}: {a.hardware})" for a in found if is_claim(a.status) and a.stack))
     return {"family": family, "status": chosen.status if chosen else NO_STATEMENT, "answer": chosen,
