@@ -38,6 +38,7 @@ support:
     until: "2.21.0"
     stack_since: "0.0.25"
     stack_until: "0.0.27"
+    code_path: surfaced-path
     attention: [nki-flash]
     dtypes: [fp16]
     quantization: [awq]
@@ -65,6 +66,7 @@ ON_THE_PAGE = {
     "until": "2.21.0",
     "stack_since": "0.0.25",
     "stack_until": "0.0.27",
+    "code_path": "surfaced-path",
     "attention": "nki-flash",
     "dtypes": "fp16",
     "quantization": "awq",
@@ -81,6 +83,11 @@ def surfaced(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("surfaces") / "registry"
     shutil.copytree(ROOT / "tests" / "fixtures" / "registry", root)
     (root / "families" / "surfaced.yaml").write_text(FAMILY, encoding="utf-8")
+    stacks = root / "stacks.yaml"  # one code path on the fixture's optimum-neuron, for the statement to name
+    stacks.write_text(stacks.read_text(encoding="utf-8").replace(
+        "    status: active\n    versions:\n",
+        "    status: active\n    code_paths:\n      - {id: surfaced-path, name: Surfaced path, classes: [decoder-lm]}\n"
+        "    versions:\n", 1), encoding="utf-8")
     result = validate_registry(root)
     assert not result.problems, [p.format() for p in result.problems]
     return result.registry

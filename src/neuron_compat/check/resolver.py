@@ -133,6 +133,8 @@ class StackAnswer:
 NOT_CARRIED = {
     "parallelism": "check answers from a config's facts, which name no parallelism; the family page shows it",
     "effective": "compiled documents only: an answer's attention, dtypes and quantization are these values",
+    "code_path": "an answer carries what the path gives (attention, dtypes, quantization, each with its origin); the "
+                 "family page names the path",
 }
 """Statement keys an answer neither works out itself nor carries, and why."""
 
