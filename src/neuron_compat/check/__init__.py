@@ -7,6 +7,7 @@ views, the resolver, the fit, its exit codes, the check page's entry points and 
 - `tested_text`: `check`'s tested-configurations lines: the runs that are evidence for the question, then the others with why.
 - `registry_origin`: Where an answer's data came from (check's header and the JSON's `registry`).
 - `tracked_text`: `check`'s lines for what a stack's maintainers said they track for the family (never a status).
+- `explain_answer`: What `explain` answers for a pasted log (the CLI and the explain box call it).
 - `page`: The site's check page, which runs this package's own Python in the browser (Pyodide): its entry points.
 - `compiled_view`: The compiled registry: the JSON document of `export --json` (api/registry.json) read into light views.
 - `config_facts`: Read a model's config.json (or a diffusers model_index.json) into the few facts the registry can answer for.

@@ -98,11 +98,13 @@ def explain_answer(error_text: str, registry: CompiledRegistry, location: str, s
                    ) -> dict[str, Any]:
     """{exit_code, json, lines}: what `explain --json` and `explain` print for a pasted error text."""
     from neuron_compat.check.exit_codes import EXIT_PROBLEMS
+    from neuron_compat.check.explain_answer import EXIT_NONE_MATCHED, explain_output, is_binary
     from neuron_compat.check.registry_origin import RegistryOrigin
-    from neuron_compat.commands.explain import EXIT_NONE_MATCHED, explain_output
 
     if not error_text.strip():
         return _failure("the error text is empty", EXIT_PROBLEMS)
+    if is_binary(error_text):  # what `explain` refuses, refused here too
+        return _failure("the input is binary (NUL bytes or mostly not UTF-8), not a log", EXIT_PROBLEMS)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
                             data_version=registry.data_version)
     code, document, lines = explain_output(error_text, registry, origin.describe(), stack=stack or None)

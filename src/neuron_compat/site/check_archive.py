@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "neuron_compat"
-ENTRY = ("neuron_compat.check.page", ("check_answer", "explain_answer"))
-"""The module and the functions of it the check page calls (the JSON of `check --json` and the table's lines, and
-`explain --json`)."""
+ENTRY = ("neuron_compat.check.page", ("check_answer", "explain_answer", "_question", "_failure"))
+"""The module and the functions of it the check page runs (the JSON of `check --json` and the table's lines,
+`explain --json`, and the helpers they call, whose own imports count too)."""
 
 ARCHIVE = "api/check/python.zip"
 """Where `neuron-compat site` writes the archive, beside the check page's registry document."""
