@@ -73,6 +73,13 @@ def test_packages_of_different_releases_are_a_mismatch_with_the_line_that_fixes_
     assert mismatch.endswith("to line them up on Neuron 2.25.0, install neuronx-cc==2.20.9961.0")
 
 
+def test_a_stack_of_another_release_is_lined_up_by_its_own_version_line(registry):
+    environment = detect(registry, read_paste("optimum-neuron==0.3.0\ntorch-neuronx==2.8.0.2.10.16998\n"
+                                              "neuronx-cc==2.21.33363.0\n"))
+    assert environment.release == "2.26.1"
+    assert environment.mismatches[0].endswith("to line them up on Neuron 2.26.1, install optimum-neuron==0.4.5")
+
+
 def test_a_torch_the_release_does_not_list_is_a_mismatch(registry):
     environment = detect(registry, read_paste("torch-neuronx==2.7.0.2.9.9357\ntorch==2.9.0\n"))
     assert environment.mismatches == ["torch 2.9.0: Neuron 2.25.0 lists PyTorch 2.6, 2.7, not 2.9"]

@@ -167,7 +167,15 @@ def _line_up(registry: Any, packages: list[Package], release: str) -> str | None
         if release in package.releases:
             continue
         version = components.get(str(package.recorded_as))
-        fixes.append(f"{package.name}=={version[0]}" if version else f"{package.name} (Neuron {release} records no version)")
+        paired = [v for v, r in registry.stack_version_targets.get(str(package.recorded_as), {}).items() if r == release]
+        if paired:
+            fixes.append(f"{package.name}=={sorted(paired, key=version_key)[-1]}")
+        elif version:
+            fixes.append(f"{package.name}=={version[0]}")
+        elif registry.stack_version_targets.get(str(package.recorded_as)):
+            fixes.append(f"{package.name} (no version of it pairs with Neuron {release})")
+        else:
+            fixes.append(f"{package.name} (Neuron {release} records no version)")
     return f"to line them up on Neuron {release}, install {' '.join(fixes)}" if fixes else None
 
 
