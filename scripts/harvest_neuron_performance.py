@@ -46,6 +46,7 @@ def registry_context(revision: str, registry: Path = REGISTRY) -> Context:
     instances = yaml.safe_load((registry / "instances.yaml").read_text(encoding="utf-8"))["instances"]
     return Context(revision=revision, releases=frozenset(str(r["version"]) for r in releases),
                    instances=frozenset(str(i["name"]) for i in instances),
+                   hardware=tuple((str(i["name"]), str(i["hardware"])) for i in instances),
                    families=frozenset(path.stem for path in (registry / "families").glob("*.yaml")))
 
 

@@ -230,6 +230,8 @@ class Context:
     families: frozenset[str]
     published: dt.date | None = None
     """The date the CSV being read was last changed at the tag: the date its release-less rows are recorded with."""
+    hardware: tuple[tuple[str, str], ...] = ()
+    """(instance type, hardware generation) of instances.yaml: the hardware of a row that names two instances."""
 
 
 def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: TableRef,
@@ -239,9 +241,13 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     raw_instance = _cell(row, "Inst. Type", "Instance-Type") or ""
     instance: str | None = raw_instance.lower()
     notes: list[str] = [_details(row, table)]
+    hardware: str | None = None
     if "/" in raw_instance:
         instance = None
-        notes.append(f"The page names the instance as '{raw_instance}' without saying which one was used.")
+        named = {dict(context.hardware).get(name.strip().lower()) for name in raw_instance.split("/")}
+        hardware = named.pop() if len(named) == 1 else None
+        notes.append(f"The page names the instance as '{raw_instance}' without saying which one was used"
+                     + (f"; both are {hardware} instances." if hardware else "."))
     elif instance not in context.instances:
         return None, f"'{model}': instance '{raw_instance}' is not in instances.yaml"
     family = FAMILY_BY_MODEL.get(model)
@@ -274,6 +280,9 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*", model):
         entry["hub_id"] = model
     entry.update({"stack": stack, "release": release, "instance": instance})
+    if hardware is not None:
+        entry["hardware"] = hardware
+    entry["workload"] = "training" if "/training_data" in csv_path else "inference"
     parallelism = _parallelism(row)
     if parallelism:
         entry["parallelism"] = parallelism

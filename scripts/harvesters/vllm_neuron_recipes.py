@@ -177,6 +177,10 @@ def recipe_entries(page: str, text: str, commit: str, releases: Sequence[tuple[s
         if release is not None and stated:
             entry["release_stated"] = f"Neuron {stated.group(1)} release build"
         entry["instance"] = None
+        named = {h for h in ("trn1", "trn2", "trn3", "inf2") if h in recipe.hardware.lower()}
+        if len(named) == 1:  # one generation named: the run's hardware (never an instance)
+            entry["hardware"] = named.pop()
+        entry["workload"] = "inference"
         if recipe.dtype:
             entry["dtype"] = recipe.dtype
         if recipe.quantization:
