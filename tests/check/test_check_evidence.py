@@ -126,3 +126,27 @@ def test_a_bloom_176b_config_with_legacy_keys_is_counted(tmp_path: Path) -> None
     """bigscience/bloom names its hidden size `n_embed` and its layers `n_layer`, as BloomConfig still reads them."""
     _, out = _check(tmp_path, "bloom-176b.json", "--json")
     assert json.loads(out)["fit"]["parameters"] == 176_247_271_424
+
+
+def test_runs_under_a_checkpoints_old_hub_name_count_as_its_own(tmp_path: Path) -> None:
+    """meta-llama/Meta-Llama-3.1-8B-Instruct is meta-llama/Llama-3.1-8B-Instruct renamed (checkpoint-aliases.yaml)."""
+    _, out = _check(tmp_path, "llama-3.1-8b.json", "--json", name="meta-llama/Llama-3.1-8B-Instruct")
+    tested = json.loads(out)["tested_configurations"]
+    old = [c for c in tested["configurations"] if c["checkpoint"] == "meta-llama/Meta-Llama-3.1-8B-Instruct"]
+    assert old and all(c["scope"]["this_checkpoint"] for c in old)
+    assert tested["matched_by"] == "checkpoint"
+    _, out = _check(tmp_path, "llama-3.1-8b.json", "--json", name="meta-llama/Meta-Llama-3.1-8B-Instruct")
+    tested = json.loads(out)["tested_configurations"]
+    assert tested["checkpoint_page"] == "checkpoints/meta-llama/Llama-3.1-8B-Instruct/"  # one page, the current name
+    assert any(c["checkpoint"] == "meta-llama/Llama-3.1-8B-Instruct" and c["scope"]["this_checkpoint"]
+               for c in tested["configurations"] + tested["other_sizes"])
+
+
+def test_explain_names_the_documented_flag_that_avoided_an_error() -> None:
+    result = run_in_process(["explain", "[NCC_IINAR001] ISA validation failed: Copy", "--json",
+                             "--registry", str(ROOT / "registry")], ROOT)
+    assert result.returncode == 0, result.stderr
+    flags = json.loads(result.stdout)["recipe_flags"]
+    assert [(f["code"], f["flag"], f["checkpoint"], f["instance"]) for f in flags] == [
+        ("NCC_IINAR001", "--optlevel 3", "Qwen3.5-27B", "trn2.3xlarge")]
+    assert flags[0]["source"].startswith("https://github.com/vllm-project/vllm-neuron/blob/")

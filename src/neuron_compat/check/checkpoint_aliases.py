@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def _pairs(document: Mapping[str, Any]) -> list[tuple[str, str]]:
-    section = document.get("checkpoint_aliases")
+def _pairs(section: Any) -> list[tuple[str, str]]:
+    """(old, current) of the `checkpoint_aliases` section (plain JSON of contract.checkpoint_aliases)."""
     aliases = section.get("aliases") if isinstance(section, Mapping) else None
     if not isinstance(aliases, list):
         return []
@@ -19,9 +19,9 @@ def _pairs(document: Mapping[str, Any]) -> list[tuple[str, str]]:
             if isinstance(item, Mapping) and isinstance(item.get("old"), str) and isinstance(item.get("current"), str)]
 
 
-def current_name(document: Mapping[str, Any], name: str) -> str:
+def current_name(section: Any, name: str) -> str:
     """The name `name` goes by now (itself when no alias renames it); case-insensitive, a bounded walk."""
-    renamed = {old.casefold(): current for old, current in _pairs(document)}
+    renamed = {old.casefold(): current for old, current in _pairs(section)}
     seen: set[str] = set()
     while name.casefold() in renamed and name.casefold() not in seen:
         seen.add(name.casefold())
@@ -29,11 +29,11 @@ def current_name(document: Mapping[str, Any], name: str) -> str:
     return name
 
 
-def same_checkpoint(document: Mapping[str, Any], name: str) -> list[str]:
+def same_checkpoint(section: Any, name: str) -> list[str]:
     """Every name of the checkpoint `name` is one of: its current name first, then the others (sorted)."""
-    current = current_name(document, name)
+    current = current_name(section, name)
     names = {current, name}
-    for old, new in _pairs(document):
-        if current_name(document, new).casefold() == current.casefold():
+    for old, new in _pairs(section):
+        if current_name(section, new).casefold() == current.casefold():
             names.add(old)
     return [current, *sorted(n for n in names if n != current)]

@@ -166,6 +166,7 @@ def document_problem(document: dict[str, Any]) -> str | None:
     from pydantic import TypeAdapter, ValidationError
 
     from neuron_compat.check.document_rules import document_rule_problem
+    from neuron_compat.contract.checkpoint_aliases import CheckpointAliasesFile
     from neuron_compat.contract.known_issues import KnownIssue
     from neuron_compat.contract.models import RegistryDocument
     from neuron_compat.contract.tested_configurations import ConfigurationsFile
@@ -176,6 +177,7 @@ def document_problem(document: dict[str, Any]) -> str | None:
         # sections a newer layout added: checked when present, since `check` and `explain` read them
         TypeAdapter(list[ConfigurationsFile]).validate_python(document.get("configurations") or [])
         TypeAdapter(list[KnownIssue]).validate_python(document.get("known_issues") or [])
+        TypeAdapter(CheckpointAliasesFile | None).validate_python(document.get("checkpoint_aliases"))
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"

@@ -461,6 +461,24 @@ def match_issues(text: str, issues: list[dict[str, Any]], stack: str | None = No
     return found
 
 
+def recipe_fixes(text: str, configuration_files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The documented flags (a configuration's recipe) whose source says they avoid an error code the text names:
+    one entry per flag, with the checkpoint, instance and stack it was documented for and the source."""
+    tokens = set(re.findall(r"[A-Z][A-Z0-9_]{3,}", text))
+    found: list[dict[str, Any]] = []
+    for file in configuration_files:
+        for c in file.get("configurations") or []:
+            recipe = c.get("recipe") if isinstance(c, dict) else None
+            for flag in (recipe or {}).get("flags") or []:
+                avoids = flag.get("avoids") if isinstance(flag, dict) else None
+                if isinstance(avoids, str) and avoids in tokens:
+                    found.append({"code": avoids, "flag": flag.get("flag"), "why": flag.get("why"),
+                                  "checkpoint": c.get("checkpoint"), "instance": c.get("instance"),
+                                  "stack": c.get("stack"), "configuration": c.get("id"),
+                                  "source": flag.get("source_line") or (c.get("source") or {}).get("url")})
+    return found
+
+
 def issues_for_family(issues: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
     return [issue for issue in issues if family in (issue.get("families") or [])]
 

@@ -118,18 +118,19 @@ def explain_output(text: str, registry: Any, origin: str, *, stack: str | None =
     (exit code, the `--json` document, the lines the text output prints). `origin` describes the registry; `skipped`:
     how many bytes of the log before `text` were not read (its cap). A longer `text` is cut to its last MAX_TEXT
     characters."""
-    from neuron_compat.check.explain import MAX_TEXT, match_issues
+    from neuron_compat.check.explain import MAX_TEXT, match_issues, recipe_fixes
 
     log = cut_log(text, skipped)
     text, skipped = log.text, log.skipped
     matches = match_issues(text, registry.known_issues, stack=stack, hardware=hardware, release=release)
     refused = _refusal_answers(text, registry)
-    code = 0 if matches or refused else EXIT_NONE_MATCHED
+    fixes = recipe_fixes(text, list(getattr(registry, "configuration_files", None) or []))
+    code = 0 if matches or refused or fixes else EXIT_NONE_MATCHED
     browse_only = sum(1 for issue in registry.known_issues if isinstance(issue, dict) and not issue.get("match"))
     document = {"format": "neuron-compat-explain/1", "matched": len(matches), "truncated": skipped > 0,
                 "skipped_bytes": skipped, "read_limit": MAX_TEXT,
                 "stack": stack, "hardware": hardware, "release": release,
-                "refusals": refused, "issues": [m.to_dict() for m in matches],
+                "refusals": refused, "recipe_flags": fixes, "issues": [m.to_dict() for m in matches],
                 "known_issues": len(registry.known_issues), "browse_only": browse_only, "registry": origin}
     lines: list[str] = []
     if skipped:
@@ -138,6 +139,10 @@ def explain_output(text: str, registry: Any, origin: str, *, stack: str | None =
     for refusal in refused:
         named = ", ".join(refusal["architectures"]) or str(refusal["model_type"])
         lines.append(f"{refusal['stack']} refused {named}: {refusal['summary']}")
+    for fix in fixes:  # a documented flag the source says avoids an error code the log names
+        where = f" on {fix['instance']}" if fix.get("instance") else ""
+        lines.append(f"{fix['code']}: the flag {fix['flag']} avoided it for {fix['checkpoint']}{where} "
+                     f"({fix['stack']}, documented){': ' + fix['why'] if fix.get('why') else ''} {fix['source']}")
     if code == EXIT_NONE_MATCHED:
         lines.append(f"No known issue matched ({len(registry.known_issues)} known issues in {origin}; "
                      f"{browse_only} of them quote no error text and are listed on the site only).")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from neuron_compat.check.checkpoint_aliases import current_name
 from neuron_compat.check.compiled_view import CompiledRegistry
 from neuron_compat.check.evidence_scope import (
     OTHER_LABEL,
@@ -90,7 +91,8 @@ def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str |
             "workload": question.workload, "scope": scope_rule(question), "other_label": OTHER_LABEL,
             "total": len(chosen), "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(others),
             "other_sizes": others[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen, by_instance),
-            "checkpoint_page": _checkpoint_page(registry, checkpoint)}
+            "checkpoint_page": _checkpoint_page(registry, current_name(registry.section("checkpoint_aliases"),
+                                                                        checkpoint) if checkpoint else None)}
 
 
 def _checkpoint_page(registry: CompiledRegistry, checkpoint: str | None) -> str | None:
@@ -119,7 +121,7 @@ def checkpoint_names(registry: CompiledRegistry, checkpoint: str | None) -> list
         return []
     from neuron_compat.check.checkpoint_aliases import same_checkpoint
 
-    return same_checkpoint(registry.document, checkpoint)
+    return same_checkpoint(registry.section("checkpoint_aliases"), checkpoint)
 
 
 def checkpoint_page(hub_id: str) -> str:

@@ -1,6 +1,7 @@
 """The data contract: the vocabularies, version and id rules, the pydantic models of the registry files and
 their JSON Schemas. Everything else depends on it; it depends only on `safeio`.
 
+- `checkpoint_aliases`: The contract of checkpoint aliases: an old Hub name and the name the same checkpoint has now, with the source that records the rename.
 - `catalogue_rules`: The editor schema's if/then entries that need the registry's catalogue.
 - `hub_ids`: What a Hugging Face Hub repo id and revision may be: the one rule `check`, the hub client and the schema share.
 - `json_schema`: JSON Schemas of the registry files, generated from the pydantic models (for editors and consumers).

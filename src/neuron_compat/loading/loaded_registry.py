@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from neuron_compat.contract.checkpoint_aliases import CheckpointAliasesFile
 from neuron_compat.contract.known_issues import KnownIssuesFile
 from neuron_compat.contract.models import (
     CapabilitiesFile,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 class FileKey:
     """Which registry file a loaded text, a broken mark or a rule finding is about."""
 
-    kind: Literal["releases", "stacks", "meta", "instances", "family", "capabilities", "upstream", "file"]
+    kind: Literal["releases", "stacks", "meta", "instances", "aliases", "family", "capabilities", "upstream", "file"]
     name: str = ""  # the family or stack id, the upstream snapshot's name, or (kind "file") a path in the registry
 
     def __str__(self) -> str:
@@ -43,6 +44,7 @@ RELEASES_KEY = FileKey("releases")
 STACKS_KEY = FileKey("stacks")
 META_KEY = FileKey("meta")
 INSTANCES_KEY = FileKey("instances")
+ALIASES_KEY = FileKey("aliases")
 
 
 def family_key(family_id: str) -> FileKey:
@@ -73,6 +75,7 @@ class Registry(RegistryIndexes):
     capability_files: list[CapabilitiesFile] = field(default_factory=list)  # capabilities/<stack>.yaml
     meta: RegistryMeta | None = None  # registry.yaml (data_version), when the file exists
     instances: InstancesFile | None = None  # instances.yaml (hardware generations, instance sizes), when it exists
+    checkpoint_aliases: CheckpointAliasesFile | None = None  # checkpoint-aliases.yaml (renamed Hub ids), when it exists
     configuration_files: list[ConfigurationsFile] = field(default_factory=list)  # configurations/<source>.yaml, <source>/*.yaml
     configuration_keys: list[FileKey] = field(default_factory=list)  # each configuration file's key in `files`, in order
     known_issues: KnownIssuesFile | None = None  # every file of known-issues/ merged (None: no issues)

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from neuron_compat.contract.checkpoint_aliases import CheckpointAliasesFile
 from neuron_compat.contract.models import (
     CapabilitiesFile,
     Family,
@@ -29,6 +30,7 @@ from neuron_compat.contract.models import (
     TransformersSnapshot,
 )
 from neuron_compat.loading.loaded_registry import (
+    ALIASES_KEY,
     INSTANCES_KEY,
     META_KEY,
     RELEASES_KEY,
@@ -60,6 +62,7 @@ TRANSFORMERS_SNAPSHOT = "upstream/transformers-model-types.yaml"
 PROBE_SNAPSHOT = "upstream/probe.yaml"
 META_FILE = "registry.yaml"
 INSTANCES_FILE = "instances.yaml"
+ALIASES_FILE = "checkpoint-aliases.yaml"
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -193,6 +196,7 @@ def _load_registry(root: Path | str) -> LoadResult:
             files[META_KEY] = loaded
 
     instances = _load_instances(root / INSTANCES_FILE, files, broken, problems)
+    aliases = _load_aliases(root / ALIASES_FILE, files, broken, problems)
 
     snapshot = root / TRANSFORMERS_SNAPSHOT
     if something_at(snapshot):
@@ -212,7 +216,8 @@ def _load_registry(root: Path | str) -> LoadResult:
     configurations = load_configurations(root / CONFIGURATIONS_DIR, _load_one, files, broken, problems)
     known_issue_files = load_known_issues(root / KNOWN_ISSUES_DIR, _load_one, files, broken, problems)
     registry = Registry(root=root, releases=releases, stacks=stacks, families=families, transformers=transformers,
-                        probe=probe, meta=meta_value, instances=instances, files=files, broken=broken,
+                        probe=probe, meta=meta_value, instances=instances, checkpoint_aliases=aliases, files=files,
+                        broken=broken,
                         capability_files=capability_files,
                         configuration_files=[file for _, file in configurations],
                         configuration_keys=[key for key, _ in configurations],
@@ -228,6 +233,19 @@ def load_instances(root: Path | str) -> tuple[InstancesFile | None, list[Problem
     problems: list[Problem] = []
     instances = _load_instances(Path(root) / INSTANCES_FILE, {}, set(), problems)
     return instances, problems
+
+
+def _load_aliases(path: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
+                  problems: list[Problem]) -> CheckpointAliasesFile | None:
+    """checkpoint-aliases.yaml, optional: renamed checkpoints (an old Hub name and the current one, with sources)."""
+    if not something_at(path):
+        return None
+    loaded, aliases = _load_one(path, CheckpointAliasesFile, problems)
+    if loaded:
+        files[ALIASES_KEY] = loaded
+    if aliases is None:
+        broken.add(ALIASES_KEY)
+    return aliases
 
 
 def _load_instances(path: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
@@ -302,7 +320,7 @@ def _load_capabilities(directory: Path, files: dict[FileKey, LoadedYaml], broken
     return found
 
 
-__all__ = ["FAMILIES_DIR", "INSTANCES_FILE", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult",
+__all__ = ["ALIASES_FILE", "FAMILIES_DIR", "INSTANCES_FILE", "META_FILE", "RELEASES_FILE", "STACKS_FILE", "TRANSFORMERS_SNAPSHOT", "LoadResult",
            "Registry", "collector_paused",
            "load_registry"]
 

@@ -64,6 +64,8 @@ def registry_to_json(registry: Registry) -> dict[str, Any]:
         "configurations": [c.model_dump(mode="json") for c in sorted(registry.configuration_files, key=lambda c: c.source)],
         "known_issues": registry.known_issues.model_dump(mode="json")["issues"] if registry.known_issues else [],
         "instances": registry.instances.model_dump(mode="json") if registry.instances else None,
+        "checkpoint_aliases": (registry.checkpoint_aliases.model_dump(mode="json")
+                               if registry.checkpoint_aliases else None),
         "at_release": release_table(registry),
     }
 

@@ -3,6 +3,7 @@ measurement's value in one unit per metric for sorting, and the known issues of 
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 from typing import Any
 
@@ -69,21 +70,39 @@ def configuration_rows(registry: Registry, family_id: str | None = None) -> list
                 "validated": c.validated.isoformat() if c.validated else None,
                 "source_url": c.source.url, "source_title": c.source.title, "evidence": c.evidence,
                 "source_file": file.source, "measured": _measured(c), "notes": list(c.notes),
+                "recipe": c.recipe.model_dump(mode="json") if c.recipe else None,
+                "command_text": shlex.join(c.recipe.command) if c.recipe and c.recipe.command else None,
             })
     rows.sort(key=lambda r: (r["family"], r["checkpoint"].casefold(), r["id"]))
     return rows
+
+
+def renamed(registry: Registry) -> dict[str, str]:
+    """Old Hub name (casefolded) -> the name the checkpoint has now (registry/checkpoint-aliases.yaml)."""
+    aliases = registry.checkpoint_aliases
+    return {} if aliases is None else {alias.old.casefold(): alias.current for alias in aliases.aliases}
+
+
+def names_of(registry: Registry, hub_id: str) -> set[str]:
+    """Every name of the checkpoint `hub_id` (its current name and its old ones), casefolded."""
+    old_to_current = renamed(registry)
+    current = old_to_current.get(hub_id.casefold(), hub_id)
+    return {current.casefold(), *(old for old, new in old_to_current.items() if new.casefold() == current.casefold())}
 
 
 def checkpoint_pages(registry: Registry) -> dict[str, str]:
     """Hub id -> family id, for every checkpoint with a page (pages/checkpoints.py): each family example and each
     Hub id a tested configuration of a known family names (the first family wins when two name it). Ids that differ
     only in case are one checkpoint, as `check` matches them: the first spelling names the page (validate refuses the
-    second spelling, rules/checkpoint_page_paths.py, so a valid registry has one)."""
+    second spelling, rules/checkpoint_page_paths.py, so a valid registry has one). An old name of a renamed
+    checkpoint (registry/checkpoint-aliases.yaml) counts as its current name: one page, under the current name."""
     found: dict[str, str] = {}
     spelled: dict[str, str] = {}
+    old_to_current = renamed(registry)
     named = [(example, family.id) for family in registry.families for example in family.examples]
     named += [(c.hub_id, c.family) for file in registry.configuration_files for c in file.configurations
               if c.hub_id and c.family in registry.family_by_id]
+    named = [(old_to_current.get(hub_id.casefold(), hub_id), family_id) for hub_id, family_id in named]
     for hub_id, family_id in named:
         first = spelled.setdefault(hub_id.casefold(), hub_id)
         found.setdefault(first, family_id)
@@ -95,12 +114,14 @@ def checkpoint_links(registry: Registry, hub_ids: Iterable[str], from_url: str) 
     have one (the same id, or failing that one that differs only in case, as `check` matches them); an id without a
     page is left out, so a page shows it as plain text."""
     pages = checkpoint_pages(registry)
+    old_to_current = renamed(registry)
     folded: dict[str, str] = {}
     for hub_id in pages:
         folded.setdefault(hub_id.casefold(), hub_id)
     links: dict[str, str] = {}
     for hub_id in hub_ids:
-        page = hub_id if hub_id in pages else folded.get(hub_id.casefold())
+        named = old_to_current.get(hub_id.casefold(), hub_id)  # an old name links to the page of its current name
+        page = named if named in pages else folded.get(named.casefold())
         if page is not None:
             links[hub_id] = urls.relative_url(urls.checkpoint_url(page), from_url)
     return links

@@ -12,9 +12,9 @@ from neuron_compat.contract.tested_configurations import METRIC_LABELS
 from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
-from neuron_compat.site.pages.families import support_overview
+from neuron_compat.site.pages.families import redirect_page, support_overview
 from neuron_compat.site.support import CurrentView
-from neuron_compat.site.tested_data import checkpoint_pages, configuration_rows, family_issues
+from neuron_compat.site.tested_data import checkpoint_pages, configuration_rows, family_issues, names_of
 from neuron_compat.views.answer import family_answers
 
 
@@ -61,12 +61,15 @@ def scoped_items(family: Family, hub_id: str) -> list[dict[str, str]]:
 
 def checkpoint_page(registry: Registry, hub_id: str, family: Family, today: CurrentView) -> str:
     url = urls.page_url(checkpoint_page_path(hub_id))
-    rows = [r for r in configuration_rows(registry, family.id) if (r["hub_id"] or "").casefold() == hub_id.casefold()]
+    names = names_of(registry, hub_id)  # its current name and any old one: runs under either are this checkpoint's
+    rows = [r for r in configuration_rows(registry, family.id) if (r["hub_id"] or "").casefold() in names]
+    also = sorted(alias.old for alias in (registry.checkpoint_aliases.aliases if registry.checkpoint_aliases else ())
+                  if alias.current.casefold() == hub_id.casefold())
     return page(
         front_matter(title=escape(hub_id), search={"boost": 2}),
         heading(1, hub_id),
         block("checkpoint_head.html.j2", hub_id=hub_id, family=family,
-              family_url=urls.relative_url(urls.family_url(family.id), url)),
+              family_url=urls.relative_url(urls.family_url(family.id), url), also_named=also),
         heading(2, "Answer per stack and hardware", "answer"),
         block("family_overview.html.j2", rows=support_overview(registry, family, today),
               release=registry.newest_release, answers=family_answers(registry, family)),
@@ -83,5 +86,13 @@ def checkpoint_page(registry: Registry, hub_id: str, family: Family, today: Curr
 
 def render(registry: Registry) -> dict[str, str]:
     today = CurrentView(registry)
-    return {checkpoint_page_path(hub_id): checkpoint_page(registry, hub_id, registry.family_by_id[family_id], today)
-            for hub_id, family_id in sorted(checkpoints(registry).items())}
+    pages = {checkpoint_page_path(hub_id): checkpoint_page(registry, hub_id, registry.family_by_id[family_id], today)
+             for hub_id, family_id in sorted(checkpoints(registry).items())}
+    with_page = {hub_id.casefold(): hub_id for hub_id in checkpoints(registry)}
+    for alias in registry.checkpoint_aliases.aliases if registry.checkpoint_aliases else ():
+        current = with_page.get(alias.current.casefold())
+        if current is not None and alias.old.casefold() not in with_page:  # the old name's page forwards
+            folder = checkpoint_page_path(alias.old).rsplit("/", 1)[0]
+            target = urls.relative_url(urls.checkpoint_url(current), urls.checkpoint_url(alias.old))
+            pages.setdefault(f"{folder}/index.html", redirect_page(target))
+    return pages
