@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from harvesters.harvest_script import configurations_file, git, header, resolve_commit, run, show
+from harvesters.harvest_script import configurations_file, header, resolve_commit, run, show, tree_paths
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = REPO_ROOT / "registry"
@@ -111,7 +111,7 @@ def card_entries(path: str, text: str, commit: str) -> tuple[list[dict[str, Any]
 
 def harvest(mirror: Path, revision: str, today: dt.date) -> dict[str, Any]:
     commit = resolve_commit(mirror, revision)
-    listing = git(mirror, "ls-tree", "-r", "--name-only", revision, "--", CARDS).split()
+    listing = tree_paths(mirror, revision, CARDS, recursive=True)
     configurations: list[dict[str, Any]] = []
     not_recorded: list[dict[str, str]] = []
     for path in sorted(p for p in listing if re.search(r"/data/card_[^/]+\.ya?ml$", p)):
