@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
 from harvesters.harvest_script import HarvestError, configurations_file, git, header, run, tree_paths
 from harvesters.optimum_neuron_benchmarks import (
     REPOSITORY,
@@ -61,6 +62,9 @@ def harvest(git_dir: Path, revision: str, today: dt.date) -> dict[str, Any]:
     not_recorded: list[dict[str, str]] = []
     readme = _show(git_dir, commit, f"{LAYOUTS[0]}/README.md") or ""
     instance_by_tp = tp_requirements(readme)
+    listed = yaml.safe_load((REPO_ROOT / "registry" / "instances.yaml").read_text(encoding="utf-8"))["instances"]
+    layouts = {str(i["name"]): (int(i.get("chips") or 0), int(i.get("neuron_cores") or 0), str(i["hardware"]))
+               for i in listed}
     for layout in LAYOUTS:
         for directory in _names(git_dir, commit, layout):
             folder = f"{layout}/{directory}"
@@ -79,7 +83,7 @@ def harvest(git_dir: Path, revision: str, today: dt.date) -> dict[str, Any]:
                     compose_text = _show(git_dir, commit, f"{folder}/docker-compose{suffix}.yaml")
                 entries, skipped = results_entries(directory, env_text, f"{folder}/{name}",
                                                    _show(git_dir, commit, f"{folder}/{name}") or "", commit,
-                                                   instance_by_tp, compose_text)
+                                                   instance_by_tp, compose_text, layouts)
                 configurations.extend(entries)
                 not_recorded.extend(skipped)
     for page in _names(git_dir, commit, DOCS):

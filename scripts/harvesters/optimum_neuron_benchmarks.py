@@ -162,6 +162,48 @@ def compose_degrees(text: str) -> tuple[int | None, int | None]:
     return tensor, replicas or None
 
 
+def compose_devices(text: str) -> tuple[int | None, int | None]:
+    """(Neuron devices each replica is given, the highest device number + 1) of a docker-compose file whose
+    services list `/dev/neuronN` devices (None when the replicas differ or list none)."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None, None
+    services = data.get("services") if isinstance(data, dict) else None
+    per_replica: set[int] = set()
+    highest = -1
+    for service in (services.values() if isinstance(services, dict) else []):
+        devices = service.get("devices") if isinstance(service, dict) else None
+        numbers = [int(match.group(1)) for item in devices or []
+                   if (match := re.fullmatch(r"/dev/neuron([0-9]{1,3})(?::.*)?", str(item).strip()))]
+        if numbers:
+            per_replica.add(len(numbers))
+            highest = max(highest, *numbers)
+    return (per_replica.pop() if len(per_replica) == 1 else None), (highest + 1 if highest >= 0 else None)
+
+
+def derived_hardware(tensor: int | None, compose_text: str,
+                     layouts: dict[str, tuple[int, int, str]]) -> tuple[str | None, str | None]:
+    """(hardware, the note saying how) from devices x TP: each replica's TP degree over the devices it is given is
+    the NeuronCores per device, and the highest device number bounds the devices the instance has; the hardware
+    when every instance of instances.yaml with that many cores per device and at least that many devices is of one
+    generation (`layouts`: instance -> (devices, NeuronCores, hardware)); else (None, None)."""
+    per_replica, devices = compose_devices(compose_text)
+    if not tensor or not per_replica or not devices or tensor % per_replica:
+        return None, None
+    cores = tensor // per_replica
+    fitting = sorted(name for name, (chips, total, _) in layouts.items()
+                     if chips and total and total % chips == 0 and total // chips == cores and chips >= devices)
+    generations = {layouts[name][2] for name in fitting}
+    if len(generations) != 1:
+        return None, None
+    hardware = generations.pop()
+    return hardware, (f"The source names no instance type; derived from devices x TP: each replica is given "
+                      f"{per_replica} Neuron devices at TP {tensor} ({cores} NeuronCores per device) and the file uses "
+                      f"{devices} devices (/dev/neuron0-{devices - 1}): of the instances recorded, only "
+                      f"{', '.join(fitting)} ({hardware}) have that layout.")
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -175,8 +217,34 @@ def _dropped_note(count: int, what: str) -> str:
             "nor the optimum-neuron version, nor a real date it was measured on, so none is recorded.")
 
 
+def _where(directory: str, tensor: int | None, instance_by_tp: dict[int, str], compose_text: str | None,
+           layouts: dict[str, tuple[int, int, str]] | None) -> tuple[str | None, str | None, list[str]]:
+    """(instance, hardware, notes) of a benchmark directory: the instance its commit or the README names, else the
+    hardware devices x TP give."""
+    instance: str | None = None
+    notes: list[str] = []
+    named = INSTANCE_BY_DIRECTORY.get(directory)
+    if named:
+        instance = named[0]
+        notes.append(f"The instance type is the one named by the commit that added these results "
+                     f"({REPOSITORY}/commit/{named[1]}: '{named[2]}').")
+    elif compose_text is None and "trn2" not in directory and tensor in instance_by_tp:
+        instance = instance_by_tp[tensor]
+        notes.append(f"The instance type follows benchmark/vllm/single-instance/README.md: configurations with "
+                     f"a tensor parallel size of {tensor} require a {instance}.")
+    elif "trn2" in directory:
+        notes.append("The directory name says trn2; the instance type is not stated.")
+    hardware: str | None = None
+    if instance is None and compose_text is not None and layouts:
+        hardware, how = derived_hardware(tensor, compose_text, layouts)
+        if how:
+            notes.append(how)
+    return instance, hardware, notes
+
+
 def results_entries(directory: str, env_text: str, results_path: str, results_text: str, commit: str,
-                    instance_by_tp: dict[int, str], compose_text: str | None = None
+                    instance_by_tp: dict[int, str], compose_text: str | None = None,
+                    layouts: dict[str, tuple[int, int, str]] | None = None
                     ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """The configurations of one results file of ``benchmark/vllm/<layout>/<directory>/``, and what was not
     recorded (runs of another model than the ``.env`` names, or a model without a family)."""
@@ -192,19 +260,7 @@ def results_entries(directory: str, env_text: str, results_path: str, results_te
     replicas: int | None = None
     if compose_text is not None:
         tensor, replicas = compose_degrees(compose_text)
-    instance: str | None = None
-    notes: list[str] = []
-    named = INSTANCE_BY_DIRECTORY.get(directory)
-    if named:
-        instance = named[0]
-        notes.append(f"The instance type is the one named by the commit that added these results "
-                     f"({REPOSITORY}/commit/{named[1]}: '{named[2]}').")
-    elif compose_text is None and "trn2" not in directory and tensor in instance_by_tp:
-        instance = instance_by_tp[tensor]
-        notes.append(f"The instance type follows benchmark/vllm/single-instance/README.md: configurations with "
-                     f"a tensor parallel size of {tensor} require a {instance}.")
-    elif "trn2" in directory:
-        notes.append("The directory name says trn2; the instance type is not stated.")
+    instance, hardware, notes = _where(directory, tensor, instance_by_tp, compose_text, layouts)
     entries: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     wanted = model_id.replace("/", "_")
@@ -221,6 +277,9 @@ def results_entries(directory: str, env_text: str, results_path: str, results_te
                                                                   stamp) if part),
                                  "family": family, "checkpoint": model_id, "hub_id": model_id, "stack": STACK,
                                  "release": None, "instance": instance}
+        if hardware is not None:
+            entry["hardware"] = hardware
+        entry["workload"] = "inference"
         parallelism = {key: value for key, value in (("tensor", tensor), ("data", replicas)) if value}
         if parallelism:
             entry["parallelism"] = parallelism

@@ -119,3 +119,26 @@ def test_docs_page_rows_and_its_instance_note() -> None:
     ConfigurationsFile.model_validate({"source": "x", "description": "x", "configurations": entries})
     assert docs_entries("inferentia-llama3.3-70b.mdx", "# no table\n", COMMIT)[0] == []
     assert docs_entries("other.mdx", _read("inferentia-llama3.3-70b.mdx"), COMMIT)[0] == []
+
+
+LAYOUTS = {"inf2.48xlarge": (12, 24, "inf2"), "trn1.32xlarge": (16, 32, "trn1"), "trn1n.32xlarge": (16, 32, "trn1"),
+           "trn2.48xlarge": (16, 128, "trn2")}
+
+
+def _compose(replicas: int, devices_each: int, tensor: int) -> str:
+    services = []
+    for replica in range(replicas):
+        devices = "".join(f'\n      - "/dev/neuron{replica * devices_each + d}"' for d in range(devices_each))
+        services.append(f"  vllm-{replica}:\n    environment:\n      - SM_ON_TENSOR_PARALLEL_SIZE={tensor}\n"
+                        f"    devices:{devices}")
+    return "services:\n" + "\n".join(services) + "\n"
+
+
+def test_devices_times_tp_gives_the_hardware_only_when_one_generation_fits() -> None:
+    """16 devices, 4 per TP-8 replica: 2 NeuronCores per device on 16 devices is trn1 only (inf2.48xlarge has 12)."""
+    from harvesters.optimum_neuron_benchmarks import derived_hardware
+
+    hardware, note = derived_hardware(8, _compose(4, 4, 8), LAYOUTS)
+    assert hardware == "trn1" and note is not None and "trn1.32xlarge, trn1n.32xlarge" in note
+    assert derived_hardware(8, _compose(3, 4, 8), LAYOUTS) == (None, None)  # 12 devices: inf2.48xlarge or trn1
+    assert derived_hardware(8, "services: {}\n", LAYOUTS) == (None, None)  # no devices listed: not derived
