@@ -150,3 +150,22 @@ def test_explain_names_the_documented_flag_that_avoided_an_error() -> None:
     assert [(f["code"], f["flag"], f["checkpoint"], f["instance"]) for f in flags] == [
         ("NCC_IINAR001", "--optlevel 3", "Qwen3.5-27B", "trn2.3xlarge")]
     assert flags[0]["source"].startswith("https://github.com/vllm-project/vllm-neuron/blob/")
+
+
+QWEN3_235B = {  # Qwen/Qwen3-235B-A22B config.json's size fields
+    "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe", "hidden_size": 4096, "num_hidden_layers": 94,
+    "num_attention_heads": 64, "num_key_value_heads": 4, "head_dim": 128, "intermediate_size": 12288,
+    "moe_intermediate_size": 1536, "num_experts": 128, "num_experts_per_tok": 8, "decoder_sparse_step": 1,
+    "mlp_only_layers": [], "vocab_size": 151936, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+    "max_position_embeddings": 40960, "_name_or_path": "Qwen/Qwen3-235B-A22B"}
+
+
+def test_qwen3_235b_on_trn2_follows_the_nxd_inference_model_card(tmp_path: Path) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(QWEN3_235B), encoding="utf-8")
+    result = run_in_process(["check", str(path), "--registry", str(ROOT / "registry"), "--json", "--instance",
+                             "trn2.48xlarge", "--workload", "inference"], ROOT)
+    entry = _instance(json.loads(result.stdout), "trn2.48xlarge")
+    assert (entry["degree"], entry["degree_from"]) == (64, "documented")
+    assert "card_qwen3_moe_235b.yml#L" in entry["tested_configuration"]["source"]
+    assert entry["estimated_degree"] != 64  # the estimate alone proposed less; it is shown second
