@@ -256,7 +256,7 @@ def _instance(registry: Any, paste: Paste) -> InstanceReading | None:
     count = devices.count or None
     if devices.instance_type:
         named = by_name.get(devices.instance_type)
-        hardware = named["hardware"] if named else _hardware_of_name(devices.instance_type)
+        hardware = named["hardware"] if named else None  # instances.yaml is the one name -> generation mapping
         return InstanceReading(devices.instance_type, [devices.instance_type], hardware, devices.lnc, count, cores,
                                memory, f"{devices.format} instance type")
     fits = [i for i in listed if _fits(i, count, cores, memory, devices.lnc)]
@@ -265,14 +265,6 @@ def _instance(registry: Any, paste: Paste) -> InstanceReading | None:
     return InstanceReading(names[0] if len(names) == 1 else None, names,
                            hardware.pop() if len(hardware) == 1 else None, devices.lnc, count, cores, memory,
                            f"{devices.format} devices x cores x memory")
-
-
-def _hardware_of_name(name: str) -> str | None:
-    family = name.split(".", 1)[0]
-    for hardware in ("trn3", "trn2", "trn1", "inf2", "inf1"):
-        if family.startswith(hardware):
-            return hardware
-    return None
 
 
 def _fits(instance: dict[str, Any], count: int | None, cores: int | None, memory: float | None, lnc: int | None) -> bool:

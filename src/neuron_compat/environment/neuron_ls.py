@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 GIB = 1024**3
-INSTANCE_NAME = re.compile(r"(?:inf|trn)[0-9][a-z]{0,3}\.[0-9]{0,3}x?large")
+INSTANCE_NAME = re.compile(r"[a-z][a-z0-9-]{1,15}\.(?:[0-9]{0,3}x)?large|[a-z][a-z0-9-]{1,15}\.metal")
+"""The shape of an EC2 instance type (family.size). Which generation it is comes from registry/instances.yaml alone."""
 _HEADER_LINE = re.compile(r"(instance-type|instance-id|logical-neuroncore-config)\s*:\s*(\S{1,80})")
 _MEMORY_CELL = re.compile(r"([0-9]{1,6})\s*GB")
 _MAX_DEPTH = 3
