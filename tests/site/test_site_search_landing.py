@@ -52,3 +52,51 @@ def test_queries_put_the_right_page_first(site_page, serve, built_site: Path) ->
             missed[query] = f"{path} (expected {root + expected})"
     assert missed == {}
     assert len(QUERIES) >= 10
+
+
+def first_hits(page, base: str, query: str, count: int = 3) -> list[str]:
+    page.goto(base)
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")
+    page.locator(".md-search-result__item").first.wait_for(timeout=15000)
+    page.wait_for_timeout(500)  # search-exact.js re-ranks once its index has loaded
+    hrefs = page.locator(".md-search-result__item > a").evaluate_all(
+        f"links => links.slice(0, {count}).map(a => a.getAttribute('href'))")
+    return [urlsplit(href).path + (f"#{urlsplit(href).fragment}" if urlsplit(href).fragment else "") for href in hrefs]
+
+
+def test_ids_find_their_page_on_the_real_site(site_page, serve, real_site: Path) -> None:
+    """An exact checkpoint id listed the old name's anchors before the checkpoint page; an error code and an
+    instance name are ids too. Each now finds its page among the first results (a checkpoint id: its family page,
+    then its own page)."""
+    base = serve(real_site)
+    root = urlsplit(base).path
+    checkpoint = first_hits(site_page, base, "meta-llama/Llama-3.1-8B-Instruct")
+    assert root + "checkpoints/meta-llama/Llama-3.1-8B-Instruct/" in checkpoint[:2], checkpoint
+    code = first_hits(site_page, base, "NCC_EOOM001")
+    assert code[0] == root + "known-issues/#issue-ncc-eoom001", code
+    instance = first_hits(site_page, base, "trn1.32xlarge")
+    assert instance[0] == root + "instances/#trn1-32xlarge", instance
+
+
+def test_the_search_index_holds_ids_and_titles_not_every_table_cell(real_site: Path) -> None:
+    """The index was 3.7 MB (every table cell of every checkpoint page and all 706 known issues): "Initializing
+    search" stayed 3-5 s. Checkpoint pages and known issues give their ids and titles; family pages keep their
+    names, statements, constraints and notes, not their answer tables, runs or probe details."""
+    import json
+
+    index_file = real_site / "search" / "search_index.json"
+    assert index_file.stat().st_size < 2_000_000, index_file.stat().st_size
+    docs = json.loads(index_file.read_text(encoding="utf-8"))["docs"]
+    by_location = {doc["location"]: doc for doc in docs}
+    page = by_location["checkpoints/meta-llama/Llama-3.1-8B-Instruct/"]
+    assert "meta-llama/Llama-3.1-8B-Instruct" in page["title"] + page["text"]
+    assert by_location["checkpoints/meta-llama/Llama-3.1-8B-Instruct/#answer"]["text"] == ""  # its table, left out
+    issue = by_location["known-issues/#ncc-eoom001"]  # the section of its heading
+    assert "NCC_EOOM001" in issue["title"] and issue["text"] == ""
+    assert "¶" not in issue["title"]
+    llama = " ".join(doc["title"] + " " + doc["text"] for doc in docs if doc["location"].startswith("families/llama/"))
+    for term in ("LlamaForCausalLM", "meta-llama/Llama-3.1-8B-Instruct", "enable_bucketing"):
+        assert term in llama, term

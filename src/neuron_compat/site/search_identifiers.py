@@ -40,9 +40,14 @@ def family_identifiers(family: Family) -> list[tuple[str, str]]:
     return pairs
 
 
-PAGE_KINDS = ("stack", "hardware", "instance")
-"""Identifiers of pages other than a family's, ranked after every family kind: a word that is both (none today)
-finds the family first. Their keys in the index's "families" start with "page:" (no family id has a colon)."""
+PAGE_KINDS = ("stack", "hardware", "instance", "checkpoint", "error code", "related error code")
+"""Identifiers of pages other than a family's, ranked after every family kind: a word that is both (a family's
+example checkpoint id, which also has a checkpoint page) finds the family first, then that page. Their keys in the
+index's "families" start with "page:" (no family id has a colon)."""
+
+PAGE_LABELS = {"stack": "Stacks page", "hardware": "Instances page", "instance": "Instances page",
+               "checkpoint": "Checkpoint page", "error code": "Known issue", "related error code": "Known issue"}
+"""What the search shows under the title of a page it puts first (a family page says "Model family page")."""
 
 
 def page_identifiers(registry: object) -> list[tuple[str, str, str, str, str]]:
@@ -62,6 +67,18 @@ def page_identifiers(registry: object) -> list[tuple[str, str, str, str, str]]:
         for instance in instances.instances:
             found.append(("instance", instance.name, f"page:instance:{instance.name}",
                           f"instances/#{instance.name.replace('.', '-')}", f"{instance.name} (instance)"))
+    if getattr(registry, "families", None) is not None and hasattr(registry, "configuration_files"):
+        from neuron_compat.site.tested_data import checkpoint_pages
+
+        for hub_id in checkpoint_pages(registry):  # type: ignore[arg-type]
+            found.append(("checkpoint", hub_id, f"page:checkpoint:{hub_id}", urls.checkpoint_url(hub_id),
+                          f"{hub_id} (checkpoint)"))
+    known = getattr(registry, "known_issues", None)
+    for issue in known.issues if known is not None else []:
+        for code in issue.match.codes if issue.match else []:
+            named = code in issue.title  # the entry about that code comes before those that also match it
+            found.append(("error code" if named else "related error code", code, f"page:issue:{issue.id}",
+                          f"known-issues/#issue-{issue.id}", issue.title if named else f"{code}: {issue.title}"))
     return found
 
 
@@ -89,7 +106,7 @@ def identifier_index(families: Iterable[Family], registry: object = None) -> dic
         key = normalize(identifier)
         if not key:
             continue
-        pages[page_key] = {"page": page, "title": title, "kind": "Stacks page" if kind == "stack" else "Instances page"}
+        pages[page_key] = {"page": page, "title": title, "kind": PAGE_LABELS[kind]}
         rank = len(KINDS) + PAGE_KINDS.index(kind)
         holders = strongest.setdefault(key, {})
         holders[page_key] = min(rank, holders.get(page_key, rank))
