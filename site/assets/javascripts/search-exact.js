@@ -48,13 +48,24 @@
     try { return new URL(href, location.href).pathname; } catch (error) { return null; }
   }
 
-  /* The engine's own item for the page at `path` (an item of ours for it goes once the engine draws one). */
-  function itemFor(list, path) {
+  /* Where a link goes, as the re-ranking compares it: its path, and its #fragment when it has one. */
+  function keyOf(href) {
+    try { var url = new URL(href, location.href); return url.pathname + url.hash; } catch (error) { return null; }
+  }
+
+  /* The engine's own item for the page at `path` (an item of ours for it goes once the engine draws one). A target
+   * inside a page (`hash`: an entry of the known-issues page, an instance) is always an item of ours, linking there:
+   * the engine's item for that page is the whole page. */
+  function itemFor(list, path, hash) {
     var ours = null;
     for (var i = 0; i < list.children.length; i++) {
       var item = list.children[i];
       var link = item.querySelector("a[href]");
       if (!link || pathOf(link.getAttribute("href")) !== path) continue;
+      if (hash) {
+        if (item.hasAttribute(MARK) && keyOf(link.getAttribute("href")) === path + hash) return item;
+        continue;
+      }
       if (!item.hasAttribute(MARK)) {
         if (ours) ours.remove();
         return item;
@@ -130,26 +141,35 @@
     var input = engine.input();
     var list = engine.list();
     if (!input || !list) return;
-    var wanted = targets(input.value);
-    var wantedPaths = Object.create(null);
-    wanted.forEach(function (family) { wantedPaths[pathOf(new URL(family.page, base).toString())] = true; });
+    var wantedKeys = Object.create(null);
+    // One item per place: two targets on one page without a #fragment are one item (moving it twice, to two
+    // positions, made each redraw move it again, without end).
+    var wanted = targets(input.value).filter(function (family) {
+      var key = keyOf(new URL(family.page, base).toString());
+      if (wantedKeys[key]) return false;
+      wantedKeys[key] = true;
+      return true;
+    });
     // Items added for an earlier query go when they are not wanted now.
     Array.prototype.slice.call(list.querySelectorAll("[" + MARK + "]")).forEach(function (li) {
       var link = li.querySelector("a[href]");
-      if (!link || !wantedPaths[pathOf(link.getAttribute("href"))]) li.remove();
+      if (!link || !wantedKeys[keyOf(link.getAttribute("href"))]) li.remove();
     });
     if (!wanted.length) return;
     var query = encodeURIComponent(input.value.trim());
     var placed = 0;
+    var moved = [];
     wanted.forEach(function (family) {
       var href = new URL(family.page, base);
-      var li = itemFor(list, href.pathname);
+      var li = itemFor(list, href.pathname, href.hash);
       if (!li) {
         href.search = "?h=" + query;
         li = engine.item(family, href.toString(), list);
         if (!li) return;
         li.setAttribute(MARK, "");
       }
+      if (moved.indexOf(li) >= 0) return;  // the engine's item for a page two targets share: placed once
+      moved.push(li);
       if (list.children[placed] !== li) list.insertBefore(li, list.children[placed] || null);
       placed += 1;
     });
