@@ -46,7 +46,7 @@ def cli(config: Path, *flags: str) -> tuple[int, str, str]:
 
 
 def shown_json(page) -> dict:
-    document = json.loads(page.locator("#nc-check-result details pre").text_content())
+    document = json.loads(page.locator("#nc-check-result details.nc-check-json pre").text_content())
     origin = document.pop("registry")
     assert origin["chosen_by"] == "the check page" and origin["location"].endswith("api/check/registry.json")
     return document
@@ -206,7 +206,7 @@ def test_the_explain_box_gives_explain_json(loaded_check_page):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(["explain", error, "--json", "--registry", str(CHECK_REGISTRY)])
-    shown = json.loads(page.locator("#nc-explain-result details pre").text_content())
+    shown = json.loads(page.locator("#nc-explain-result details.nc-check-json pre").text_content())
     expected = json.loads(out.getvalue())
     assert {k: v for k, v in shown.items() if k != "registry"} == {k: v for k, v in expected.items() if k != "registry"}
     assert page.locator("#nc-explain-result").get_attribute("data-exit-code") == str(code)

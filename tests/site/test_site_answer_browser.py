@@ -90,7 +90,7 @@ def test_the_check_page_gives_the_five_families_the_same_answers(
         page.click("#nc-check-run")
         page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", state="attached",
                                timeout=120_000)  # Python loads on the first answer
-        verdict = json.loads(page.locator("#nc-check-result details pre").text_content())
+        verdict = json.loads(page.locator("#nc-check-result details.nc-check-json pre").text_content())
         shown = [(r["workload"], r["hardware"], r["stack"] or "", r["status"]) for r in verdict["recommendations"]]
         assert shown == answers, family_id
         assert verdict["status"] == (status if status != "none" else "unknown"), family_id

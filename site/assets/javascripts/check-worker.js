@@ -2,8 +2,13 @@
  * neuron-compat: the check page's Web Worker. It loads Python (Pyodide, pinned, every file checked against its
  * integrity hash) and the package's own check code (api/check/python.zip, written by `neuron-compat site`), then
  * answers with neuron_compat.check.page: the answer pipeline `neuron-compat check --json` and `explain --json`
- * run, over the registry document, its configurations and its known issues. It computes nothing itself. Messages in: {id, kind: "check"|"explain", runtime, ...}; out: {id, progress}
- * while loading, then {id, result} or {id, failure}.
+ * run, over the registry document, its configurations and its known issues. It computes nothing itself: the
+ * pasted text goes to Python as the bytes a file of it would hold (UTF-8; a lone surrogate as bytes no UTF-8
+ * reader accepts), so the page reads it as `check` and `explain` read a file.
+ * Messages in: {id, kind: "warm"|"check"|"explain", runtime, ...}; out: {id, progress} while loading, then
+ * {id, result} or {id, failure, stage}: stage "runtime" when Python or the check code could not be downloaded
+ * (with `from`, where it comes from), "fatal" when Python itself broke (the worker closes; the page starts a
+ * new one for the next question), "answer" otherwise.
  */
 "use strict";
 
@@ -25,6 +30,29 @@ self.ncFetchTextSync = function (url) {
 };
 
 var ready = null;
+
+// The pasted text as the bytes a UTF-8 file of it holds. A lone surrogate (which no file can hold as UTF-8) is
+// written as its three generalized-UTF-8 bytes, so Python's strict UTF-8 reading refuses it as `check` refuses
+// such a file, instead of TextEncoder's silent U+FFFD.
+function fileBytes(text) {
+  if (!/[\uD800-\uDFFF]/.test(text)) return new TextEncoder().encode(text);
+  var out = [];
+  for (var i = 0; i < text.length; i++) {
+    var unit = text.charCodeAt(i), next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    if (unit < 0x80) out.push(unit);
+    else if (unit < 0x800) out.push(0xC0 | unit >> 6, 0x80 | unit & 63);
+    else if (unit >= 0xD800 && unit <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF) {
+      var point = 0x10000 + ((unit - 0xD800) << 10) + (next - 0xDC00);
+      out.push(0xF0 | point >> 18, 0x80 | point >> 12 & 63, 0x80 | point >> 6 & 63, 0x80 | point & 63);
+      i += 1;
+    } else out.push(0xE0 | unit >> 12, 0x80 | unit >> 6 & 63, 0x80 | unit & 63);
+  }
+  return new Uint8Array(out);
+}
+
+function lastLines(error) {
+  return String(error && error.message || error).split("\n").slice(-2).join(" ");
+}
 
 async function importChecked(url) {
   var response = await self.fetch(url);
@@ -82,18 +110,30 @@ var BOOT_PYTHON = "import sys\nsys.path.insert(0, '/neuron_compat_page/python.zi
 self.onmessage = async function (event) {
   var message = event.data;
   var post = function (line) { self.postMessage({ id: message.id, progress: line }); };
+  var session;
   try {
     if (!ready) ready = boot(message.runtime, post).catch(function (error) { ready = null; throw error; });
     if (message.kind === "warm") { ready.catch(function () {}); return; }  // the question follows; it reports a failure
-    var session = await ready;
+    session = await ready;
+  } catch (error) {
+    var from = message.runtime && message.runtime.pyodide ? new URL(message.runtime.pyodide.url, message.runtime.url).href : "";
+    self.postMessage({ id: message.id, failure: lastLines(error), stage: "runtime", from: from });
+    return;
+  }
+  try {
     var started = performance.now();
+    var bytes = fileBytes(String(message.text || ""));
     var answer = message.kind === "explain"
-      ? session.explain(message.text, message.stack || "")
-      : session.check(message.text, JSON.stringify(message.options || {}), message.checkpoint || "");
+      ? session.explain(bytes, message.stack || "")
+      : session.check(bytes, JSON.stringify(message.options || {}), message.checkpoint || "");
     var result = JSON.parse(answer);
     if (bootMs) { result.boot_ms = Object.assign({ answer: performance.now() - started }, bootMs); bootMs = null; }
     self.postMessage({ id: message.id, result: result, ms: performance.now() - started });
   } catch (error) {
-    self.postMessage({ id: message.id, failure: String(error && error.message || error).split("\n").slice(-2).join(" ") });
+    // A Python exception (PythonError, with its `type`) leaves Python usable; anything else (a stack overflow in
+    // the wasm, "Pyodide already fatally failed") means this Python is gone: say so and close.
+    var fatal = !(error && typeof error.type === "string");
+    self.postMessage({ id: message.id, failure: lastLines(error), stage: fatal ? "fatal" : "answer" });
+    if (fatal) self.close();
   }
 };

@@ -39,7 +39,9 @@
       });
     }
     function reveal() {  // a permalink to an entry the filters hide clears the filters
-      var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      var id = location.hash.slice(1);
+      try { id = decodeURIComponent(id); } catch (error) { /* a malformed escape: the fragment as written */ }
+      var target = id ? document.getElementById(id) : null;
       if (target && target.closest(".nc-issue") && target.closest(".nc-issue").hidden) {
         Array.prototype.forEach.call(form.querySelectorAll("select"), function (s) { s.value = ""; });
         apply();

@@ -400,8 +400,17 @@
     }
   }
 
+  // A #fragment as an id; a malformed escape (`#%E0%A4%A`) is taken as written, never a URIError that stops the page.
+  function fragmentId(hash) {
+    try {
+      return decodeURIComponent(hash);
+    } catch (error) {
+      return hash;
+    }
+  }
+
   function openTarget() {
-    var id = location.hash ? decodeURIComponent(location.hash.slice(1)) : "";
+    var id = location.hash ? fragmentId(location.hash.slice(1)) : "";
     var target = id ? document.getElementById(id) : null;
     if (!target) return;
     openAround(target);
@@ -424,7 +433,7 @@
     window.addEventListener("hashchange", openTarget);
     document.addEventListener("click", function (event) {  // an in-page link to a folded anchor
       var link = event.target.closest ? event.target.closest("a[href^='#']") : null;
-      var target = link ? document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1))) : null;
+      var target = link ? document.getElementById(fragmentId(link.getAttribute("href").slice(1))) : null;
       if (target) openAround(target);
     });
   }

@@ -286,15 +286,32 @@ def _json_kind(value: Any) -> str:
 
 
 def parse_config_text(text: str | bytes, where: str) -> Any:
-    """Parse JSON text with a size bound; errors name `where` and fit on one line."""
-    size = len(text.encode("utf-8") if isinstance(text, str) else text)
+    """Parse JSON text with a size bound; errors name `where` and fit on one line.
+
+    Bytes are what every reader gives (a file, the Hub, the check page, which sends the pasted text as the bytes it
+    would be saved as): UTF-8 only, a byte-order mark dropped. Nesting is bounded before the parser runs: the
+    parser recurses per level, and a few thousand levels exhaust the browser's stack under Pyodide (a fatal error,
+    not an exception)."""
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > MAX_CONFIG_BYTES:
         raise ConfigError(f"{where}: {size} bytes is too large for a config (limit {MAX_CONFIG_BYTES} bytes)")
     if isinstance(text, bytes):  # decoded here, as UTF-8 only: json.loads would guess UTF-16/32 from the bytes
         try:
-            text = text.decode("utf-8").removeprefix("\ufeff")
+            text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise ConfigError(f"{where}: not UTF-8 text (save it as UTF-8)") from None
+    else:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no UTF-8 bytes hold it
+            raise ConfigError(f"{where}: not UTF-8 text (save it as UTF-8)") from None
+    text = text.removeprefix("\ufeff")
+    deep_at = too_deep_at(text)
+    if deep_at is not None:
+        line = text.count("\n", 0, deep_at) + 1
+        column = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
+        raise ConfigError(f"{where}:{line}:{column}: nested more than {MAX_CONFIG_DEPTH} levels deep (objects and "
+                          "arrays); a model config has a few levels")
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
@@ -313,6 +330,30 @@ def parse_config_text(text: str | bytes, where: str) -> Any:
         except UnicodeEncodeError:  # "\ud800" alone: valid JSON syntax, but not text
             raise ConfigError(f"{where}: malformed JSON: a lone surrogate escape (\\ud800-\\udfff) is not text") from None
     return data
+
+
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+"""A JSON string (to its end, or to the end of the text when it is not closed) or one bracket: one pass, no match
+ever starts again inside a string."""
+
+
+def too_deep_at(text: str) -> int | None:
+    """The offset of the first bracket past MAX_CONFIG_DEPTH levels of objects and arrays, or None: read before the
+    parser, brackets inside strings not counted. Linear in the text, and nothing to do when it has few brackets."""
+    if text.count("[") + text.count("{") <= MAX_CONFIG_DEPTH:
+        return None
+    depth = 0
+    for token in _STRING_OR_BRACKET.finditer(text):
+        kind = token.group()[0]
+        if kind == '"':
+            continue
+        if kind in "[{":
+            depth += 1
+            if depth > MAX_CONFIG_DEPTH:
+                return token.start()
+        else:
+            depth = max(0, depth - 1)
+    return None
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")

@@ -87,3 +87,4 @@ def error_blocks(text: str) -> tuple[list[Block], int]:
         else:
             spans.append([start, end])
     return [Block(start + 1, end + 1, "\n".join(lines[start:end + 1])) for start, end in spans], skipped
+

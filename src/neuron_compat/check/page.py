@@ -60,7 +60,7 @@ def _question(options: dict[str, Any]) -> Question | tuple[str, int]:
     return Question(**values)
 
 
-def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str, Any], location: str,
+def check_answer(config_text: str | bytes, registry: CompiledRegistry, options: dict[str, Any], location: str,
                  checkpoint: str | None = None) -> dict[str, Any]:
     """{exit_code, error, json, lines}: `check --json`'s text and the table's lines for a pasted config, or the
     one-line error `check` gives (with `pasted text` where it names a file) and its exit code."""
@@ -94,13 +94,17 @@ def check_answer(config_text: str, registry: CompiledRegistry, options: dict[str
             "lines": text.rstrip("\n").split("\n")}
 
 
-def explain_answer(error_text: str, registry: CompiledRegistry, location: str, stack: str | None = None
+def explain_answer(error_text: str | bytes, registry: CompiledRegistry, location: str, stack: str | None = None
                    ) -> dict[str, Any]:
-    """{exit_code, json, lines}: what `explain --json` and `explain` print for a pasted error text."""
+    """{exit_code, json, lines}: what `explain --json` and `explain` print for a pasted error text. Bytes (what the
+    page sends) are read as the command reads a log file: UTF-8, any other byte replaced, then refused when empty
+    or binary (NUL bytes) with the command's words."""
     from neuron_compat.check.exit_codes import EXIT_PROBLEMS
     from neuron_compat.check.explain_answer import EXIT_NONE_MATCHED, explain_output, is_binary
     from neuron_compat.check.registry_origin import RegistryOrigin
 
+    if isinstance(error_text, bytes):
+        error_text = error_text.decode("utf-8", errors="replace")
     if not error_text.strip():
         return _failure("the error text is empty", EXIT_PROBLEMS)
     if is_binary(error_text):  # what `explain` refuses, refused here too
@@ -140,11 +144,20 @@ class PageSession:
         self.registry = _PageRegistry(document)
         self.location = api_url + "registry.json"
 
-    def check(self, config_text: str, options_json: str, checkpoint: str) -> str:
-        """check_answer as JSON text (what the worker posts back)."""
-        return json.dumps(check_answer(config_text, self.registry, json.loads(options_json), self.location,
+    def check(self, config: Any, options_json: str, checkpoint: str) -> str:
+        """check_answer as JSON text (what the worker posts back). `config` is the pasted text as the bytes it would
+        be saved as (a Uint8Array from the page; a BOM, a lone surrogate and a NUL byte then read as in a file)."""
+        return json.dumps(check_answer(_bytes(config), self.registry, json.loads(options_json), self.location,
                                        checkpoint or None))
 
-    def explain(self, error_text: str, stack: str) -> str:
-        """explain_answer as JSON text."""
-        return json.dumps(explain_answer(error_text, self.registry, self.location, stack or None))
+    def explain(self, error: Any, stack: str) -> str:
+        """explain_answer as JSON text (`error`: the pasted text's bytes, as for `check`)."""
+        return json.dumps(explain_answer(_bytes(error), self.registry, self.location, stack or None))
+
+
+def _bytes(value: Any) -> str | bytes:
+    """What the worker passed: a Uint8Array arrives as a JsProxy with to_bytes(); text and bytes pass as they are."""
+    to_bytes = getattr(value, "to_bytes", None)
+    if callable(to_bytes):
+        return bytes(to_bytes())
+    return value if isinstance(value, (str, bytes)) else str(value)
