@@ -31,21 +31,18 @@ self.ncFetchTextSync = function (url) {
 
 var ready = null;
 
-// The pasted text as the bytes a UTF-8 file of it holds. A lone surrogate (which no file can hold as UTF-8) is
-// written as its three generalized-UTF-8 bytes, so Python's strict UTF-8 reading refuses it as `check` refuses
-// such a file, instead of TextEncoder's silent U+FFFD.
+// The pasted text as the bytes a UTF-8 file of it holds; a lone surrogate (no file can hold one as UTF-8) as its
+// three generalized-UTF-8 bytes, which Python's strict UTF-8 reading refuses as `check` refuses such a file.
 function fileBytes(text) {
   if (!/[\uD800-\uDFFF]/.test(text)) return new TextEncoder().encode(text);
   var out = [];
   for (var i = 0; i < text.length; i++) {
-    var unit = text.charCodeAt(i), next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-    if (unit < 0x80) out.push(unit);
-    else if (unit < 0x800) out.push(0xC0 | unit >> 6, 0x80 | unit & 63);
-    else if (unit >= 0xD800 && unit <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF) {
-      var point = 0x10000 + ((unit - 0xD800) << 10) + (next - 0xDC00);
-      out.push(0xF0 | point >> 18, 0x80 | point >> 12 & 63, 0x80 | point >> 6 & 63, 0x80 | point & 63);
-      i += 1;
-    } else out.push(0xE0 | unit >> 12, 0x80 | unit >> 6 & 63, 0x80 | unit & 63);
+    var point = text.codePointAt(i);  // a pair is one code point; a lone surrogate is its own unit
+    if (point > 0xFFFF) i += 1;
+    if (point < 0x80) out.push(point);
+    else if (point < 0x800) out.push(0xC0 | point >> 6, 0x80 | point & 63);
+    else if (point < 0x10000) out.push(0xE0 | point >> 12, 0x80 | point >> 6 & 63, 0x80 | point & 63);
+    else out.push(0xF0 | point >> 18, 0x80 | point >> 12 & 63, 0x80 | point >> 6 & 63, 0x80 | point & 63);
   }
   return new Uint8Array(out);
 }

@@ -119,26 +119,18 @@
     });
   }
 
-  /* Text from outside the page (a ?model= link, a Hub id) shown as text: control, bidirectional and invisible
-   * characters are written as \u{...} escapes, never applied; long text is cut. */
+  /* Text from a link (?model=, a Hub id) shown as text: control, bidirectional and invisible characters as escapes,
+   * never applied. As JSON's \uXXXX in a config (the same string inside a JSON string; outside one JSON refuses them
+   * either way), as \u{...} in a Hub id, cut at 200 characters. */
   var HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/g;
-  function shown(text, limit) {
+  function shown(text, json) {
     var escaped = String(text).replace(HIDDEN, function (found) {
       return found.split("").map(function (c) {
-        return /[\u0020-\u007e]/.test(c) ? c : "\\u{" + c.charCodeAt(0).toString(16) + "}";
+        var hex = c.charCodeAt(0).toString(16);
+        return /[\u0020-\u007e]/.test(c) ? c : json ? "\\u" + ("000" + hex).slice(-4) : "\\u{" + hex + "}";
       }).join("");
     });
-    return escaped.length > (limit || 200) ? escaped.slice(0, limit || 200) + "\u2026" : escaped;
-  }
-
-  // The same text as JSON can hold it: hidden characters as \uXXXX escapes (the same string inside a JSON string;
-  // outside one, JSON refuses them either way).
-  function jsonEscaped(text) {
-    return String(text).replace(HIDDEN, function (found) {
-      return found.split("").map(function (c) {
-        return /[\u0020-\u007e]/.test(c) ? c : "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
-      }).join("");
-    });
+    return json || escaped.length <= 200 ? escaped : escaped.slice(0, 200) + "\u2026";
   }
 
   /* Drawing. */
@@ -156,50 +148,33 @@
     if (meaning) result.appendChild(element("p", "nc-check-exit", "neuron-compat check would exit " + code + ": " + meaning));
   }
 
-  function codeBlock(lines, label) {
-    var box = element("div", "nc-check-copy");
-    var pre = element("pre");
-    var code = element("code", null, lines.join("\n"));
-    pre.appendChild(code);
-    if (label) pre.setAttribute("aria-label", label);
-    var button = element("button", "md-button nc-check-copy-button", "Copy");
+  function codeBlock(lines, label) {  // lines to copy, with a Copy button
+    var box = element("div", "nc-check-copy"), pre = box.appendChild(element("pre"));
+    var code = pre.appendChild(element("code", null, lines.join("\n")));
+    pre.setAttribute("aria-label", label);
+    var button = box.appendChild(element("button", "md-button nc-check-copy-button", "Copy"));
     button.type = "button";
     button.addEventListener("click", function () {
-      var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
-      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(code.textContent).then(done, function () {});
+      if (navigator.clipboard) navigator.clipboard.writeText(code.textContent).then(function () { button.textContent = "Copied"; }, function () {});
     });
-    box.appendChild(pre);
-    box.appendChild(button);
     return box;
   }
 
-  // What the visitor can do when the Python runtime (or the check code beside it) cannot be downloaded.
+  // What the visitor can do when the Python runtime (or the check code beside it) cannot be downloaded: the page's
+  // own text (#nc-check-offline, in check.md) with where it comes from filled in.
   function showRuntimeFailure(result, error, version) {
-    result.replaceChildren();
+    var where = new URL(error.from || assetUrl("../../api/check/"), document.baseURI);
+    var help = document.getElementById("nc-check-offline").cloneNode(true);
+    help.removeAttribute("id");
+    help.hidden = false;
+    help.querySelector("[data-nc-what]").textContent = "Pyodide" + (version ? " " + version : "") + " from " +
+      (where.origin === location.origin ? "this site" : where.host) + ": " + error.message;
+    var source = help.querySelector("[data-nc-from]");
+    source.textContent = source.href = where.href;
+    result.replaceChildren(help);
     result.setAttribute("data-status", "error");
     result.setAttribute("data-failure", "runtime");
     result.removeAttribute("data-exit-code");
-    var from = error.from || "";
-    var where = from ? new URL(from, document.baseURI) : null;
-    var said = where && where.origin !== location.origin ? where.host : "this site";
-    result.appendChild(element("p", "nc-check-error", "The check page could not download the Python it answers with " +
-      "(Pyodide" + (version ? " " + version : "") + ", from " + said + "): " + error.message + "."));
-    var source = element("p", null, "It is loaded from ");
-    if (where) {
-      var link = element("a", null, where.href);
-      link.href = where.href;
-      link.rel = "noopener";
-      source.appendChild(link);
-    } else source.appendChild(document.createTextNode("the site's api/check/ folder"));
-    source.appendChild(document.createTextNode(where && where.origin !== location.origin
-      ? " (a CDN). A network that blocks it, or no network, stops the page; nothing was sent anywhere."
-      : ". The site may be incomplete or offline."));
-    result.appendChild(source);
-    result.appendChild(element("p", null, "The same answer on your machine, offline once installed:"));
-    result.appendChild(codeBlock(["pip install neuron-compat", "neuron-compat check config.json"], "Check offline"));
-    result.appendChild(element("p", null, "To serve the runtime from the site itself (no CDN), build the site with a local copy, from a clone:"));
-    result.appendChild(codeBlock(["python scripts/fetch_pyodide.py", "neuron-compat site --pyodide .cache/pyodide/package"],
-      "Build the site with a local runtime"));
   }
 
   function siteUrl(path) {
@@ -218,39 +193,45 @@
     return a;
   }
 
-  // An outside link: https only (registry text is data); anything else is shown as text.
-  function sourceLink(url, text) {
-    if (!/^https:\/\//.test(String(url))) return document.createTextNode(String(text || url));
-    var a = link(text || url, url);
-    a.rel = "noopener";
-    return a;
+  /* The answer's blocks (neuron_compat.check.answer_page decides them): headings, paragraphs, tables, lists and
+   * code to copy. A part is text, a status badge, an https link or a link to a page of this site. */
+  function part(p) {
+    if (p.badge) return element("strong", "nc-status nc-status--" + p.badge, p.badge);  // the site's status badge
+    if (p.link !== undefined && p.page) return link(p.link, siteUrl(p.page));
+    if (p.link !== undefined && /^https:\/\//.test(p.href || "")) {
+      var a = link(p.link, p.href);
+      a.rel = "noopener";
+      return a;
+    }
+    return document.createTextNode(p.link !== undefined ? p.link : p.text);
   }
 
-  function heading(parent, text, id) {
-    var h = element("h3", "nc-answer-heading", text);
-    if (id) h.id = id;
-    parent.appendChild(h);
+  function parts(node, list) {
+    (list || []).forEach(function (p) { node.appendChild(part(p)); });
+    return node;
   }
 
-  function cell(content) {
-    var td = element("td");
-    if (content instanceof Node) td.appendChild(content);
-    else td.textContent = content === null || content === undefined || content === "" ? "\u2013" : String(content);
-    return td;
+  function items(name, list) {
+    var ul = element("ul", name ? "nc-answer-" + name : null);
+    list.forEach(function (item) { ul.appendChild(parts(element("li"), item)); });
+    return ul;
   }
 
   // A table the site's own code fits (neuron-compat.js): too wide for its column, each row becomes labelled lines.
-  function table(headers, rows, className) {
-    var wrap = element("div", "nc-answer-table" + (className ? " " + className : ""));
+  function table(block) {
+    var wrap = element("div", "nc-answer-table nc-answer-" + block.name);
     var t = element("table");
     var head = t.createTHead().insertRow();
-    headers.forEach(function (h) { head.appendChild(element("th", null, h)); });
+    block.headers.forEach(function (h) { head.appendChild(element("th", null, h)); });
     var body = t.createTBody();
-    rows.forEach(function (row) {
+    block.rows.forEach(function (row) {
       var tr = body.insertRow();
       row.forEach(function (content, i) {
-        var td = cell(content);
-        td.setAttribute("data-label", headers[i]);
+        var td = element("td");
+        if (content && content.list) td.appendChild(items(null, content.list));
+        else parts(td, content);
+        if (!td.textContent) td.textContent = "\u2013";
+        td.setAttribute("data-label", block.headers[i]);
         tr.appendChild(td);
       });
     });
@@ -258,158 +239,18 @@
     return wrap;
   }
 
-  function list(items, className) {
-    var ul = element("ul", className);
-    items.forEach(function (item) {
-      var li = element("li");
-      (Array.isArray(item) ? item : [item]).forEach(function (part) {
-        li.appendChild(part instanceof Node ? part : document.createTextNode(String(part)));
-      });
-      ul.appendChild(li);
+  function drawBlocks(parent, blocks) {
+    (blocks || []).forEach(function (block) {
+      if (block.kind === "heading") {
+        var h = element("h3", "nc-answer-heading", block.text);
+        if (block.id) h.id = block.id;
+        parent.appendChild(h);
+      } else if (block.kind === "paragraph") parent.appendChild(parts(element("p"), block.parts));
+      else if (block.kind === "list") parent.appendChild(items(block.name, block.items));
+      else if (block.kind === "table") parent.appendChild(table(block));
+      else if (block.kind === "code") parent.appendChild(codeBlock(block.lines, block.name));
     });
-    return ul;
-  }
-
-  function badge(status) {
-    return element("strong", "nc-status nc-status--" + status, status);  // the site's status badge
-  }
-
-  function gib(bytes) {
-    return bytes === null || bytes === undefined ? "\u2013" : (bytes / 1073741824).toFixed(2) + " GiB";
-  }
-
-  function stackLink(verdict, stack, name, anchor) {
-    if (!verdict.family || !anchor) return document.createTextNode(name || stack);
-    var a = link(name || stack, familyUrl(verdict.family.id, anchor));
-    a.setAttribute("data-stack", stack);
-    return a;
-  }
-
-  function drawInstall(result, verdict) {
-    var recommendations = verdict.recommendations || [];
-    if (!recommendations.length) return;
-    heading(result, "What to install", "nc-answer-install");
-    result.appendChild(table(["For", "Answer", "Stack", "Version", "Neuron", "Why"],
-      recommendations.map(function (r) {
-        return [r.workload + " on " + r.hardware, badge(r.status), stackLink(verdict, r.stack, r.stack_name, r.anchor),
-          r.stack_version, r.release, r.why];
-      }), "nc-answer-install"));
-    var lines = [];
-    recommendations.forEach(function (r) {
-      lines.push("# " + r.workload + " on " + r.hardware + ": " + (r.stack_name || r.stack) + " at Neuron " + r.release);
-      (r.install || []).forEach(function (line) { lines.push(line); });
-      if (!(r.install || []).length) lines.push("# nothing recorded to install" + ((r.not_recorded || []).length ? " (" + r.not_recorded.join(", ") + ")" : ""));
-    });
-    result.appendChild(codeBlock(lines, "What to install"));
-    var notes = [];
-    recommendations.forEach(function (r) {
-      if (r.notes_url && notes.indexOf(r.notes_url) < 0) notes.push(r.notes_url);
-    });
-    if (notes.length) result.appendChild(list(notes.map(function (url) { return ["Release notes: ", sourceLink(url)]; }), "nc-answer-notes"));
-  }
-
-  function drawStacks(result, verdict) {
-    var answers = verdict.answers || [];
-    if (answers.length) {
-      heading(result, "Answer per stack", "nc-answer-stacks");
-      result.appendChild(table(["Stack", "Workload", "Hardware", "Verdict", "Since", "Until", "Attention", "Dtypes", "Caveats and notes"],
-        answers.map(function (a) {
-          var said = (a.caveats || []).map(function (c) { return (c.limits ? "limits: " : "") + c.message; })
-            .concat((a.notes || []).map(function (n) { return (n.release ? n.release + ": " : "") + n.text; }));
-          return [stackLink(verdict, a.stack, a.stack_name, a.anchor), a.workload, (a.hardware || []).join(", "),
-            badge(a.display_status || a.status), a.since, a.until, (a.attention || []).join(", "),
-            (a.dtypes || []).join(", "), said.length ? list(said) : ""];
-        }), "nc-answer-stacks"));
-    }
-    if ((verdict.no_statement || []).length) result.appendChild(element("p", "nc-answer-none", "No statement for: " + verdict.no_statement.join(", ")));
-    if ((verdict.caveats || []).length) result.appendChild(list(verdict.caveats.map(function (c) { return c.message || String(c); })));
-    if ((verdict.nearest || []).length) {
-      result.appendChild(element("p", null, "Nearest covered families:"));
-      result.appendChild(list(verdict.nearest.map(function (n) {
-        return n && n.id ? [link(n.name || n.id, familyUrl(n.id)), n.why ? " (" + n.why + ")" : ""] : String(n);
-      })));
-    }
-  }
-
-  function drawFit(result, verdict) {
-    var fit = verdict.fit;
-    if (!fit || !fit.instances) return;
-    heading(result, "Fit (an estimate)", "nc-answer-fit");
-    if (fit.estimate) result.appendChild(element("p", "nc-answer-estimate", fit.estimate));
-    var a = fit.assumptions || {};
-    var facts = [];
-    if (fit.parameters) facts.push("Parameters: " + Number(fit.parameters).toLocaleString("en-US"));
-    if (a.batch) facts.push("Batch " + a.batch + " (" + a.batch_from + "), sequence length " + a.seq_len + " (" + a.seq_len_from + ")");
-    if (a.dtype) facts.push("Weights at " + a.dtype + " (" + a.dtype_from + "), KV cache at " + a.kv_cache_dtype);
-    if (a.margin_text) facts.push("Margin: " + a.margin_text);
-    if (fit.reason) facts.push(fit.reason);
-    if (facts.length) result.appendChild(list(facts, "nc-answer-assumptions"));
-    if (fit.instances.length) {
-      result.appendChild(table(["Instance", "NeuronCores", "Stack", "Degree", "Fits", "Needed", "Available", "Headroom"],
-        fit.instances.map(function (i) {
-          return [i.name, String(i.neuron_cores) + (i.lnc ? " (LNC=" + i.lnc + ")" : ""), i.stack,
-            i.degree === null || i.degree === undefined ? "" : i.degree + (i.degree_from ? " (" + i.degree_from + ")" : ""),
-            i.fits === null || i.fits === undefined ? "" : (i.fits ? "yes" : "no"),
-            gib(i.bytes_needed), gib(i.bytes_available), gib(i.headroom_bytes)];
-        }), "nc-answer-fit"));
-    }
-    if ((fit.not_counted || []).length) result.appendChild(element("p", "nc-answer-not-counted", "Not counted: " + fit.not_counted.join("; ") + "."));
-  }
-
-  function configurationLine(c) {
-    var parts = [c.checkpoint, c.stack, c.release ? "Neuron " + c.release : "release not stated", c.instance || "instance not stated"];
-    var p = c.parallelism || {};
-    if (p.tensor) parts.push("TP=" + p.tensor);
-    if (c.dtype) parts.push(c.dtype);
-    parts.push(c.outcome);
-    var measured = (c.measurements || []).map(function (m) {
-      return m.metric + (m.name ? " [" + m.name + "]" : "") + " " + (m.approximate ? "~" : "") + m.value + " " + m.unit + (m.phase ? " (" + m.phase + ")" : "");
-    });
-    var line = [parts.join(" \u00b7 ") + (measured.length ? ": " + measured.join("; ") : "") + " \u2014 "];
-    line.push(c.source ? sourceLink(c.source.url, c.source.title || c.source.url) : "no source");
-    return line;
-  }
-
-  function drawEvidence(result, verdict) {
-    var tested = verdict.tested_configurations;
-    if (tested && tested.total) {
-      heading(result, "Tested configurations", "nc-answer-tested");
-      var said = element("p", null, tested.total + " recorded" + (tested.matched_by ? " for this " + tested.matched_by : "") + ". ");
-      if (tested.checkpoint_page) said.appendChild(link("The checkpoint's page", siteUrl(tested.checkpoint_page)));
-      result.appendChild(said);
-      result.appendChild(list((tested.configurations || []).map(configurationLine), "nc-answer-configurations"));
-      if (tested.other_sizes_total) {
-        result.appendChild(element("p", null, "Other sizes or hardware (" + tested.other_sizes_total + "):"));
-        result.appendChild(list((tested.other_sizes || []).map(configurationLine), "nc-answer-other-sizes"));
-      }
-    }
-    var issues = verdict.known_issues || [];
-    if (issues.length) {
-      heading(result, "Known issues", "nc-answer-issues");
-      result.appendChild(list(issues.map(function (issue) {
-        var parts = [link(issue.title || issue.id, siteUrl("known-issues/") + "#issue-" + encodeURIComponent(issue.id))];
-        var where = [];
-        if (issue.component) where.push(issue.component);
-        if (issue.listed_in && issue.listed_in.first) where.push("listed in the notes of " + issue.listed_in.first +
-          (issue.listed_in.last && issue.listed_in.last !== issue.listed_in.first ? "\u2013" + issue.listed_in.last : ""));
-        if (issue.fixed_in) where.push("fixed in " + issue.fixed_in);
-        if (where.length) parts.push(" (" + where.join("; ") + ")");
-        return parts;
-      }), "nc-answer-known-issues"));
-    }
-    var sources = [];
-    (verdict.answers || []).forEach(function (a) {
-      (a.sources || []).concat(a.capability_sources || []).forEach(function (url) { if (sources.indexOf(url) < 0) sources.push(url); });
-    });
-    if (sources.length || verdict.family) {
-      heading(result, "Evidence", "nc-answer-evidence");
-      if (verdict.family) {
-        var family = element("p", null, "Every statement, with its sources and history: ");
-        family.appendChild(link("the " + verdict.family.name + " family page", familyUrl(verdict.family.id)));
-        result.appendChild(family);
-      }
-      if (sources.length) result.appendChild(list(sources.map(function (url) { return sourceLink(url); }), "nc-answer-sources"));
-    }
+    document.dispatchEvent(new Event("nc:rows"));  // the site fits the new tables to the column
   }
 
   function terminalText(lines, summary, label) {
@@ -436,7 +277,7 @@
     result.setAttribute("data-status", verdict.status);
     result.setAttribute("data-exit-code", String(answer.exit_code));
     var headline = element("p", "nc-check-summary");
-    headline.appendChild(badge(verdict.status));
+    headline.appendChild(part({ badge: verdict.status }));
     headline.appendChild(document.createTextNode(" \u2014 " + verdict.summary));
     result.appendChild(headline);
     result.appendChild(element("p", "nc-check-exit", "neuron-compat check would exit " + answer.exit_code + ": " + answer.meaning));
@@ -454,43 +295,17 @@
       });
       result.appendChild(family);
     }
-    drawInstall(result, verdict);
-    drawStacks(result, verdict);
-    drawFit(result, verdict);
-    drawEvidence(result, verdict);
+    drawBlocks(result, answer.blocks);
     result.appendChild(terminalText(answer.lines, "As neuron-compat check prints it", "The answer as neuron-compat check prints it"));
     result.appendChild(jsonText(answer.json, "The same answer as JSON (neuron-compat check --json)"));
-    document.dispatchEvent(new Event("nc:rows"));  // the site fits the new tables to the column
   }
 
   function showExplain(out, answer) {
-    var found = JSON.parse(answer.json);
     out.replaceChildren();
     out.removeAttribute("data-failure");
     out.setAttribute("data-status", answer.meaning);
     out.setAttribute("data-exit-code", String(answer.exit_code));
-    var issues = found.issues || [];
-    out.appendChild(element("p", "nc-check-summary", issues.length
-      ? issues.length + " known issue" + (issues.length === 1 ? "" : "s") + " match, best first (of " + found.known_issues + " known)."
-      : "No known issue matched (" + found.known_issues + " known issues; " + found.browse_only + " of them quote no error text and are listed on the site only)."));
-    (found.refusals || []).forEach(function (r) {
-      out.appendChild(element("p", "nc-explain-refusal", r.stack + " refused " + ((r.architectures || []).join(", ") || r.model_type) + ": " + r.summary));
-    });
-    if (issues.length) {
-      out.appendChild(list(issues.map(function (m) {
-        var issue = m.issue || {};
-        var parts = [link(m.title || m.id, siteUrl("known-issues/") + "#issue-" + encodeURIComponent(m.id))];
-        if ((m.why || []).length) parts.push(" \u2014 matched by " + m.why.join("; "));
-        var more = element("div", "nc-explain-detail");
-        if (issue.description) more.appendChild(element("p", null, issue.description));
-        if (issue.workaround) more.appendChild(element("p", null, "Workaround: " + issue.workaround));
-        if (issue.fixed_in) more.appendChild(element("p", null, "Fixed in " + issue.fixed_in + "."));
-        var sources = (m.sources || []);
-        if (sources.length) more.appendChild(list(sources.map(function (url) { return sourceLink(url); })));
-        parts.push(more);
-        return parts;
-      }), "nc-explain-issues"));
-    }
+    drawBlocks(out, answer.blocks);
     out.appendChild(terminalText(answer.lines, "As neuron-compat explain prints it", "The answer as neuron-compat explain prints it"));
     out.appendChild(jsonText(answer.json, "As JSON (neuron-compat explain --json)"));
   }
@@ -576,8 +391,8 @@
     var askedConfig = asked.charAt(0) === "{";
     // Text from a link is shown as text: hidden and bidirectional characters as escapes (a config's as JSON's
     // \uXXXX, the same string inside a JSON string), never applied to what the page shows.
-    if (askedConfig) textarea.value = jsonEscaped(asked);
-    else if (asked && hubInput) hubInput.value = shown(asked, 300);
+    if (askedConfig) textarea.value = shown(asked, true);
+    else if (asked && hubInput) hubInput.value = shown(asked);
     if (params.get("q")) closeSearchDialog(params.get("q"));
 
     var hint = container.querySelector("#nc-check-hub-hint");

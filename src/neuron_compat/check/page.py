@@ -1,7 +1,8 @@
 """The site's check page, which runs this package's own Python in the browser (Pyodide): its entry points.
 
 `check_answer` answers a pasted config.json with check/answer_pipeline.py's `ask`, the function `neuron-compat
-check` calls, and returns the same two outputs: the text `check --json` prints and the lines the terminal prints.
+check` calls, and returns the same two outputs: the text `check --json` prints and the lines the terminal prints,
+with that document as the blocks the page draws (check/answer_page.py).
 `explain_answer` is `explain --json` on a pasted error text. `PageSession` is what the page's worker holds: the
 compiled document the site publishes (its configurations and known issues included, so a fresh page answers as
 the CLI does), opened once. Standard library only: `site/check_archive.py` ships the import closure of this
@@ -88,10 +89,13 @@ def check_answer(config_text: str | bytes, registry: CompiledRegistry, options: 
         return _failure(error.message, error.code)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
                             data_version=registry.data_version)
+    from neuron_compat.check.answer_page import answer_blocks
+
     text = answer.text(checkpoint or SOURCE, origin)
     code = answer.exit_code
-    return {"exit_code": code, "meaning": EXIT_MEANINGS[code], "error": None, "json": answer.json_text(origin),
-            "lines": text.rstrip("\n").split("\n")}
+    document = answer.json_text(origin)
+    return {"exit_code": code, "meaning": EXIT_MEANINGS[code], "error": None, "json": document,
+            "lines": text.rstrip("\n").split("\n"), "blocks": answer_blocks(json.loads(document))}
 
 
 def explain_answer(error_text: str | bytes, registry: CompiledRegistry, location: str, stack: str | None = None
@@ -111,9 +115,12 @@ def explain_answer(error_text: str | bytes, registry: CompiledRegistry, location
         return _failure("the input is binary (NUL bytes or mostly not UTF-8), not a log", EXIT_PROBLEMS)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
                             data_version=registry.data_version)
+    from neuron_compat.check.answer_page import explain_blocks
+
     code, document, lines = explain_output(error_text, registry, origin.describe(), stack=stack or None)
     return {"exit_code": code, "meaning": "none matched" if code == EXIT_NONE_MATCHED else "matched", "error": None,
-            "json": json.dumps(document, indent=1, allow_nan=False) + "\n", "lines": lines}
+            "json": json.dumps(document, indent=1, allow_nan=False) + "\n", "lines": lines,
+            "blocks": explain_blocks(document)}
 
 
 _MODEL_TYPE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
