@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -314,3 +315,200 @@ def test_the_check_verdict_has_a_status_badge_and_errors_are_readable(loaded_che
     page.locator("#nc-check-run").click()
     page.wait_for_selector("#nc-check-result .nc-check-error")
     assert _contrast(page, "#nc-check-result .nc-check-error") >= 4.5
+
+
+# --- issue 50: the page's Python is the CLI's, for every input; issue 45 item 8 and 49 item 5: a page, and what failed
+
+DEEP = "[" * 5000 + "]" * 5000  # 10 KB nested 5,000 deep: json.loads exhausts the browser's stack at this depth
+
+
+def test_a_config_nested_thousands_deep_is_refused_before_the_parser_and_the_tab_keeps_working(
+        loaded_check_page, check_page, check_site_url, tmp_path):
+    page = loaded_check_page
+    path = tmp_path / "deep.json"
+    path.write_text(DEEP, encoding="utf-8")
+    assert_same_answer(page, path, [], {})
+    assert "nested more than 32 levels deep" in page.locator(".nc-check-error").inner_text()
+    assert_same_answer(page, CONFIGS / "llama-3.1-8b.json", [], {})  # the same Python answers the next question
+    assert page.errors == []
+    fresh = check_page  # a shared link with such a config is refused the same way, and the tab still answers
+    deep_object = '{"a": ' * 2500 + "1" + "}" * 2500
+    path.write_text(deep_object, encoding="utf-8")
+    _, _, err = cli(path)
+    open_check_page(fresh, check_site_url, "?model=" + urllib.parse.quote(deep_object))
+    fresh.wait_for_selector("#nc-check-result[data-status=error]", timeout=120_000)
+    said = fresh.locator(".nc-check-error").inner_text()
+    assert err.strip() == "neuron-compat check: " + said.replace("pasted text", str(path))
+    assert_same_answer(fresh, CONFIGS / "bert-base-uncased.json", [], {})
+    assert fresh.errors == []
+
+
+# The real worker, able to break its own Python on request the way a stack overflow inside the parser did.
+CRASH = ("pyodide.runPython(BOOT_PYTHON);", "pyodide.runPython(BOOT_PYTHON);\n  self.__crash = function () { "
+         "pyodide.runPython(\"import json; json.loads('[' * 100000 + ']' * 100000)\"); };")
+CRASH_CALL = ("var bytes = fileBytes(", "if (message.text === '__crash__') self.__crash();\n    var bytes = fileBytes(")
+
+
+def test_a_worker_whose_python_broke_is_replaced_and_the_next_question_is_answered(check_page, check_site, check_site_url):
+    worker = (check_site / "assets" / "javascripts" / "check-worker.js").read_text(encoding="utf-8")
+    crashing = worker.replace(*CRASH).replace(*CRASH_CALL)
+    assert crashing.count("self.__crash") == 2
+    page = check_page
+    page.context.route("**/check-worker.js", lambda route: route.fulfill(body=crashing, content_type="text/javascript"))
+    open_check_page(page, check_site_url)
+    ask(page, "__crash__")
+    said = page.locator(".nc-check-error").inner_text()
+    assert said.startswith("The page's Python stopped (") and "it starts again for your next question" in said, said
+    assert_same_answer(page, CONFIGS / "llama-3.1-8b.json", [], {})  # a new worker, a new Python
+    page.fill("#nc-explain-text", "NCC_EVRF009")
+    page.click("#nc-explain-run")
+    page.wait_for_selector("#nc-explain-result[data-exit-code]", timeout=120_000)
+    assert page.errors == []
+
+
+def _paste(page, js_text: str, box: str = "#nc-check-config") -> None:
+    """Put text the test cannot send as UTF-8 (a lone surrogate) into a box: `js_text` is a JavaScript literal."""
+    page.evaluate(f"document.querySelector({json.dumps(box)}).value = {js_text}")
+
+
+def test_pasted_text_is_read_as_the_cli_reads_the_file(loaded_check_page, tmp_path):
+    page = loaded_check_page
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + (CONFIGS / "llama-3.1-8b.json").read_bytes())
+    assert_same_answer(page, bom, [], {})  # a byte-order mark: answered, as `check` answers the file
+    assert page.locator("#nc-check-result").get_attribute("data-status") == "supported"
+    surrogate = tmp_path / "surrogate.json"
+    surrogate.write_bytes(b'{"model_type": "llama", "name": "\xed\xa0\x80"}')  # what a lone surrogate is in a file
+    _paste(page, '\'{"model_type": "llama", "name": "\\ud800"}\'')
+    page.evaluate("document.getElementById('nc-check-result').removeAttribute('data-status')")
+    page.click("#nc-check-run")
+    page.wait_for_selector("#nc-check-result[data-status=error]", timeout=120_000)
+    code, _, err = cli(surrogate)
+    assert page.locator(".nc-check-error").inner_text() == "pasted text: not UTF-8 text (save it as UTF-8)"
+    assert err.strip() == f"neuron-compat check: {surrogate}: not UTF-8 text (save it as UTF-8)" and code == 1
+    log = tmp_path / "log.txt"
+    log.write_bytes(b"RuntimeError: NCC_EVRF009 failed\x00\x00\x00")  # NUL bytes: binary, for explain too
+    err_out = io.StringIO()
+    with contextlib.redirect_stderr(err_out):
+        code = main(["explain", "--file", str(log), "--registry", str(CHECK_REGISTRY)])
+    _paste(page, "'RuntimeError: NCC_EVRF009 failed\\u0000\\u0000\\u0000'", "#nc-explain-text")
+    page.evaluate("document.getElementById('nc-explain-result').removeAttribute('data-exit-code')")
+    page.click("#nc-explain-run")
+    page.wait_for_selector("#nc-explain-result[data-exit-code]", timeout=120_000)
+    said = page.locator("#nc-explain-result .nc-check-error").inner_text()
+    assert err_out.getvalue().strip().endswith(said) and said == (
+        "the input is binary (NUL bytes or mostly not UTF-8), not a log")
+    assert page.locator("#nc-explain-result").get_attribute("data-exit-code") == str(code) == "1"
+    assert page.errors == []
+
+
+def test_two_presses_10_ms_apart_draw_only_the_second_answer(loaded_check_page):
+    page = loaded_check_page
+    ask(page, "{}")  # Python loaded
+    page.evaluate("""([first, second]) => new Promise(done => {
+        const box = document.getElementById('nc-check-config'), form = document.getElementById('nc-check-form');
+        const result = document.getElementById('nc-check-result');
+        window.__drawn = [];
+        new MutationObserver(() => window.__drawn.push(result.getAttribute('data-status') + ' ' + result.textContent.slice(0, 60)))
+          .observe(result, { attributes: true, childList: true });
+        box.value = first; form.requestSubmit();
+        setTimeout(() => { box.value = second; form.requestSubmit(); done(); }, 10);
+    })""", [(CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"), "{not json"])
+    page.wait_for_selector("#nc-check-result[data-status=error]", timeout=120_000)
+    page.wait_for_timeout(1500)  # the first press's answer comes later than the second's: it must not be drawn
+    drawn = page.evaluate("window.__drawn")
+    assert not [line for line in drawn if "Llama" in line], drawn
+    assert page.locator("#nc-check-result .nc-check-error").inner_text().startswith("pasted text:1:2: malformed JSON")
+    page.evaluate("""good => { const box = document.getElementById('nc-check-config');
+        const form = document.getElementById('nc-check-form');
+        box.value = good; form.requestSubmit(); setTimeout(() => form.requestSubmit(), 10); }""",
+                  (CONFIGS / "qwen3-8b.json").read_text(encoding="utf-8"))
+    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading]):not([data-status=error])",
+                           timeout=120_000)
+    page.wait_for_timeout(1000)
+    assert page.locator("#nc-check-result .nc-check-error").count() == 0  # never "still answering": one answer
+    assert page.errors == []
+
+
+def test_a_model_link_never_shows_hidden_characters_raw(check_page, check_site_url):
+    page = check_page
+    open_check_page(page, check_site_url, "?model=evil%E2%80%AEtxt.exe%E2%80%8B%00")
+    value = page.input_value("#nc-check-hub-id")
+    assert value == "evil\\u{202e}txt.exe\\u{200b}\\u{0}"
+    hint = page.locator("#nc-check-hub-hint").inner_text()
+    assert "\u202e" not in hint and "\u200b" not in hint and "'evil\\u{202e}txt.exe\\u{200b}\\u{0}'" in hint
+    open_check_page(page, check_site_url, "?model=" + "%7B%22model_type%22%3A%20%22llama%E2%80%AE%22%7D")
+    assert page.input_value("#nc-check-config") == '{"model_type": "llama\\u202e"}'  # the same JSON string
+    page.wait_for_selector("#nc-check-result[data-status]:not([data-status=loading])", timeout=120_000)
+    assert "\u202e" not in page.locator("#nc-check").inner_text()
+    assert page.errors == []
+
+
+def test_a_malformed_fragment_never_stops_the_page(check_page, check_site_url):
+    page = check_page
+    for fragment in ("#%E0%A4%A", "#%", "#%C0%80x", "#explain-an-error"):
+        open_check_page(page, check_site_url, fragment)
+        assert page.errors == [], fragment
+    assert_same_answer(page, CONFIGS / "bert-base-uncased.json", [], {})  # the page's scripts all ran
+
+
+@pytest.mark.parametrize("blocked", ["**/assets/pyodide/**", "**/api/check/python.zip"])
+def test_a_runtime_that_cannot_be_downloaded_is_named_with_the_offline_route(check_page, check_site_url, blocked):
+    page = check_page
+    page.context.route(blocked, lambda route: route.abort())
+    open_check_page(page, check_site_url)
+    ask(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
+    result = page.locator("#nc-check-result")
+    assert result.get_attribute("data-failure") == "runtime"
+    said = result.inner_text()
+    assert said.startswith("The check page could not download the Python it answers with (Pyodide ")
+    assert "Failed to fetch" in said or "HTTP" in said
+    source = result.locator("a[data-nc-from]")
+    assert source.get_attribute("href") == check_site_url + "assets/pyodide/" == source.inner_text()
+    assert "pip install neuron-compat\nneuron-compat check config.json" in said
+    assert "neuron-compat site --pyodide .cache/pyodide/package" in said
+    assert page.errors == []
+
+
+def test_the_page_without_its_data_says_what_failed_and_the_offline_route(check_page, check_site_url):
+    page = check_page
+    page.context.route("**/api/check/runtime.json", lambda route: route.abort())
+    page.goto(check_site_url + "check/")
+    page.wait_for_selector("#nc-check[data-ready=failed]", timeout=15000)
+    said = page.locator("#nc-check-result").inner_text()
+    assert "could not read " + check_site_url + "api/check/runtime.json" in said
+    assert "pip install neuron-compat" in said and page.errors == []
+
+
+SIDEWAYS = """() => {
+  const column = document.querySelector("article.md-content__inner").getBoundingClientRect().right + 1;
+  const out = [...document.querySelectorAll("#nc-check-result table, #nc-check-result pre, #nc-check-result p")]
+    .filter(el => el.offsetParent && (el.getBoundingClientRect().right > column || el.scrollWidth > el.clientWidth + 1))
+    .map(el => el.tagName + ": " + el.textContent.slice(0, 50));
+  if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1) out.push("the page scrolls sideways");
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_answer_reads_as_a_page_and_nothing_scrolls_sideways(check_page, check_site, check_site_url, width):
+    page = check_page
+    page.set_viewport_size({"width": width, "height": 900})
+    open_check_page(page, check_site_url)
+    ask(page, (CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
+    result = page.locator("#nc-check-result")
+    assert [h.inner_text() for h in result.locator("h3").all()] == [
+        "What to install", "Answer per stack", "Fit (an estimate)", "Evidence"]
+    install = result.locator(".nc-check-copy code").inner_text()
+    assert "optimum-neuron 0.0.28" in install.splitlines()  # the install line, to copy
+    assert result.locator(".nc-answer-stacks table tbody tr").count() == 3
+    assert result.locator(".nc-answer-fit table tbody tr").count() >= 8
+    page.evaluate("() => document.querySelectorAll('#nc-check-result details').forEach(d => { d.open = true; })")
+    page.wait_for_timeout(300)  # the site re-fits its tables
+    assert page.evaluate(SIDEWAYS) == [], f"at {width} px"
+    for href in {a.get_attribute("href") for a in result.locator("a").all()}:  # every link of the site is a page
+        assert href.startswith(("https://", check_site_url)), href
+        if href.startswith(check_site_url):
+            path = href[len(check_site_url):].split("#")[0]
+            assert (check_site / path / "index.html").is_file(), href
+    assert page.errors == []

@@ -167,6 +167,7 @@
     var help = document.getElementById("nc-check-offline").cloneNode(true);
     help.removeAttribute("id");
     help.hidden = false;
+    help.querySelector("[data-nc-headline]").className = "nc-check-error";
     help.querySelector("[data-nc-what]").textContent = "Pyodide" + (version ? " " + version : "") + " from " +
       (where.origin === location.origin ? "this site" : where.host) + ": " + error.message;
     var source = help.querySelector("[data-nc-from]");
@@ -271,14 +272,14 @@
   }
 
   function showAnswer(result, answer) {
-    var verdict = JSON.parse(answer.json);
+    var verdict = JSON.parse(answer.json);  // the headline and blocks are Python's, hidden characters escaped
     result.replaceChildren();
     result.removeAttribute("data-failure");
     result.setAttribute("data-status", verdict.status);
     result.setAttribute("data-exit-code", String(answer.exit_code));
     var headline = element("p", "nc-check-summary");
     headline.appendChild(part({ badge: verdict.status }));
-    headline.appendChild(document.createTextNode(" \u2014 " + verdict.summary));
+    headline.appendChild(document.createTextNode(" \u2014 " + answer.headline));
     result.appendChild(headline);
     result.appendChild(element("p", "nc-check-exit", "neuron-compat check would exit " + answer.exit_code + ": " + answer.meaning));
     if (verdict.family) {

@@ -15,21 +15,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from neuron_compat.safeio.safe_text import one_line
+
 Part = dict[str, str]
 Block = dict[str, Any]
 
 
 def text(value: object) -> Part:
-    return {"text": "" if value is None else str(value)}
+    """Text as the page shows it: a control, bidirectional or invisible character (a pasted config's model_type may
+    hold one) is written as an escape, never applied."""
+    return {"text": "" if value is None else one_line(str(value))}
 
 
 def page_link(label: object, path: str) -> Part:
-    return {"link": str(label), "page": path}
+    return {"link": one_line(str(label)), "page": path}
 
 
 def source_link(url: object, label: object = None) -> Part:
     """An outside link when it is https (registry text is data), else its text."""
-    shown = str(label if label else url)
+    shown = one_line(str(label if label else url))
     return {"link": shown, "href": str(url)} if str(url).startswith("https://") else text(shown)
 
 
@@ -219,6 +223,11 @@ def evidence_blocks(verdict: dict[str, Any]) -> list[Block]:
 
 def known_issue_link(issue: dict[str, Any]) -> Part:
     return page_link(issue.get("title") or issue.get("id"), f"known-issues/#issue-{issue.get('id')}")
+
+
+def headline(verdict: dict[str, Any]) -> str:
+    """The answer's one line (its summary), as the page shows it."""
+    return one_line(str(verdict.get("summary") or ""))
 
 
 def answer_blocks(verdict: dict[str, Any]) -> list[Block]:

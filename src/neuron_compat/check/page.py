@@ -89,13 +89,14 @@ def check_answer(config_text: str | bytes, registry: CompiledRegistry, options: 
         return _failure(error.message, error.code)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
                             data_version=registry.data_version)
-    from neuron_compat.check.answer_page import answer_blocks
+    from neuron_compat.check.answer_page import answer_blocks, headline
 
     text = answer.text(checkpoint or SOURCE, origin)
     code = answer.exit_code
     document = answer.json_text(origin)
+    verdict = json.loads(document)
     return {"exit_code": code, "meaning": EXIT_MEANINGS[code], "error": None, "json": document,
-            "lines": text.rstrip("\n").split("\n"), "blocks": answer_blocks(json.loads(document))}
+            "lines": text.rstrip("\n").split("\n"), "headline": headline(verdict), "blocks": answer_blocks(verdict)}
 
 
 def explain_answer(error_text: str | bytes, registry: CompiledRegistry, location: str, stack: str | None = None
