@@ -9,6 +9,7 @@ views, the resolver, the fit, its exit codes, the check page's entry points and 
 - `tracked_text`: `check`'s lines for what a stack's maintainers said they track for the family (never a status).
 - `explain_answer`: What `explain` answers for a pasted log (the CLI and the explain box call it).
 - `page`: The site's check page, which runs this package's own Python in the browser (Pyodide): its entry points.
+- `answer_page`: The check page's answer as a page: `check --json`'s document (and `explain --json`'s) turned into blocks the page draws: headings, tables, lists, code to copy.
 - `compiled_view`: The compiled registry: the JSON document of `export --json` (api/registry.json) read into light views.
 - `config_facts`: Read a model's config.json (or a diffusers model_index.json) into the few facts the registry can answer for.
 - `fit`: The fit of `check`: parameters, weight and KV-cache bytes, tensor-parallel degrees per stack (the documented rules) and, per instance, whether weights + KV cache fit in device memory.
