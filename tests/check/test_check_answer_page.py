@@ -89,3 +89,17 @@ def test_matched_known_issues_link_to_their_entries_with_why_and_sources() -> No
     none = explain_blocks({"known_issues": 3, "browse_only": 1, "issues": []})
     assert none == [{"kind": "paragraph", "parts": [{"text": "No known issue matched (3 known issues; 1 of them quote "
                                                              "no error text and are listed on the site only)."}]}]
+
+
+def test_a_model_type_not_covered_names_its_nearest_families_and_why_nothing_was_estimated(tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    config.write_text('{"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"]}', encoding="utf-8")
+    verdict = _answer(config)
+    assert verdict["status"] == "unknown" and verdict["nearest"] == ["qwen3"]
+    blocks = answer_blocks(verdict)
+    assert {"kind": "paragraph", "parts": [{"text": "The nearest families the registry covers: "},
+                                           {"link": "qwen3", "page": "families/qwen3/"}]} in blocks
+    said = [b["parts"][0]["text"] for b in blocks if b["kind"] == "paragraph"]
+    assert "Not estimated for any instance: vocab_size is not set; num_hidden_layers / n_layer / num_layers is not " \
+           "set; num_attention_heads / n_head / num_heads is not set" in said
+    assert not [b for b in blocks if b.get("name") == "fit" and b["kind"] == "table"]  # no table of blank rows

@@ -112,11 +112,10 @@ def stack_blocks(verdict: dict[str, Any]) -> list[Block]:
     if verdict.get("caveats"):
         blocks.append(bullets("caveats", [[text(c.get("message") if isinstance(c, dict) else c)]
                                           for c in verdict["caveats"]]))
-    nearest = [n for n in verdict.get("nearest") or [] if isinstance(n, dict) and n.get("id")]
+    nearest = [str(n) for n in verdict.get("nearest") or [] if isinstance(n, str)]  # family ids
     if nearest:
-        blocks.append(paragraph(text("The nearest families the registry covers:")))
-        blocks.append(bullets("nearest", [[page_link(n.get("name") or n["id"], family_path(n["id"]))]
-                                          + ([text(f" ({n['why']})")] if n.get("why") else []) for n in nearest]))
+        blocks.append(paragraph(text("The nearest families the registry covers: "),
+                                *[part for n in nearest for part in (page_link(n, family_path(n)), text(", "))][:-1]))
     return blocks
 
 
@@ -144,7 +143,12 @@ def fit_blocks(verdict: dict[str, Any]) -> list[Block]:
     if facts:
         blocks.append(bullets("assumptions", facts))
     instances = fit.get("instances") or []
-    if instances:
+    if instances and all(i.get("bytes_needed") is None for i in instances):
+        why = [str(part["reason"]) for part in fit.get("parameter_parts") or [] if part.get("reason")]
+        why += [str(fit["kv_cache_reason"])] if fit.get("kv_cache_reason") else []
+        blocks.append(paragraph(text("Not estimated for any instance: " + "; ".join(dict.fromkeys(why))
+                                     if why else "Not estimated for any instance.")))
+    elif instances:
         rows = []
         for i in instances:
             degree = "" if i.get("degree") is None else f"{i['degree']}" + (
