@@ -465,7 +465,8 @@ def test_a_runtime_that_cannot_be_downloaded_is_named_with_the_offline_route(che
     assert "Failed to fetch" in said or "HTTP" in said
     source = result.locator("a[data-nc-from]")
     assert source.get_attribute("href") == check_site_url + "assets/pyodide/" == source.inner_text()
-    assert "pip install neuron-compat\nneuron-compat check config.json" in said
+    assert ("pip install neuron-compat     # or, in a clone of the repository: pip install .\n"
+            "neuron-compat check config.json") in said
     assert "neuron-compat site --pyodide .cache/pyodide/package" in said
     assert page.errors == []
 
