@@ -337,3 +337,20 @@ def test_adjacent_ranges_with_the_same_status_and_hardware_read_as_one() -> None
                           statement("supported", "2.18.0", "2.22.0", "inf2")]) == [
         ("supported", "2.20.0", None, ("trn1",)), ("partial", "2.18.0", "2.20.0", ("trn1",)),
         ("supported", "2.18.0", "2.22.0", ("inf2",))]
+
+
+def test_the_glossary_explains_the_words_check_and_explain_print() -> None:
+    """"smallest-with-margin", "degree_from", "left out N constraints ... that apply to other tasks or checkpoints"
+    and the ids `explain` prints were left for a newcomer to decode: each has a glossary entry, and the known-issues
+    page shows each entry's id."""
+    glossary = (Path(__file__).resolve().parents[2] / "site" / "glossary.md").read_text(encoding="utf-8")
+    for anchor, words in (("degree-from", "degree_from"), ("smallest-with-margin", "smallest-with-margin"),
+                          ("largest-valid", "largest-valid"), ("left-out", "apply to other tasks or checkpoints"),
+                          ("known-issue-id", "explain")):
+        entry = re.search(rf'<dt id="{anchor}">(.*?)</dd>', glossary, re.S)
+        assert entry and words in entry.group(1), anchor
+    from neuron_compat.loading.loader import load_registry
+    from neuron_compat.site.pages import known_issues
+
+    page = known_issues.render(load_registry(Path(__file__).resolve().parents[2] / "registry").registry)
+    assert 'id <code>pytorch-fixed-fixed-resource-leaks-and-n-49830b</code>' in page["known-issues.md"]

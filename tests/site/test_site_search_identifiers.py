@@ -56,3 +56,22 @@ def test_the_site_publishes_the_index_of_the_real_registry() -> None:
     assert set(index["families"]) == {f.id for f in registry.families}
     llama = registry.family_by_id["llama"]
     assert index["identifiers"][normalize(llama.architectures[0])][0] == "llama"
+
+
+def test_checkpoint_ids_error_codes_and_known_issue_ids_find_their_pages() -> None:
+    """On the real registry: an exact checkpoint id finds its family page, then its checkpoint page; an error code
+    finds the entry named for it first, then entries that also match it; the id `explain` prints finds its entry."""
+    from neuron_compat.loading.loader import load_registry
+
+    registry = load_registry(ROOT / "registry").registry
+    index = identifier_index(registry.families, registry)
+    pages = index["families"]
+    checkpoint = index["identifiers"][normalize("meta-llama/Llama-3.1-8B-Instruct")]
+    assert [pages[key]["page"] for key in checkpoint] == ["families/llama/", "checkpoints/meta-llama/Llama-3.1-8B-Instruct/"]
+    assert pages[checkpoint[1]]["kind"] == "Checkpoint page"
+    code = index["identifiers"][normalize("NCC_EOOM001")]
+    assert pages[code[0]]["page"] == "known-issues/#issue-ncc-eoom001" and pages[code[0]]["kind"] == "Known issue"
+    explain_id = "pytorch-fixed-fixed-resource-leaks-and-n-49830b"
+    assert [pages[key]["page"] for key in index["identifiers"][normalize(explain_id)]] == [
+        f"known-issues/#issue-{explain_id}"]
+    assert all(len(page["title"]) <= 90 for page in pages.values() if page.get("kind") == "Known issue")

@@ -40,13 +40,14 @@ def family_identifiers(family: Family) -> list[tuple[str, str]]:
     return pairs
 
 
-PAGE_KINDS = ("stack", "hardware", "instance", "checkpoint", "error code", "related error code")
+PAGE_KINDS = ("stack", "hardware", "instance", "checkpoint", "error code", "related error code", "known-issue id")
 """Identifiers of pages other than a family's, ranked after every family kind: a word that is both (a family's
 example checkpoint id, which also has a checkpoint page) finds the family first, then that page. Their keys in the
 index's "families" start with "page:" (no family id has a colon)."""
 
 PAGE_LABELS = {"stack": "Stacks page", "hardware": "Instances page", "instance": "Instances page",
-               "checkpoint": "Checkpoint page", "error code": "Known issue", "related error code": "Known issue"}
+               "checkpoint": "Checkpoint page", "error code": "Known issue", "related error code": "Known issue",
+               "known-issue id": "Known issue"}
 """What the search shows under the title of a page it puts first (a family page says "Model family page")."""
 
 
@@ -75,11 +76,21 @@ def page_identifiers(registry: object) -> list[tuple[str, str, str, str, str]]:
                           f"{hub_id} (checkpoint)"))
     known = getattr(registry, "known_issues", None)
     for issue in known.issues if known is not None else []:
+        found.append(("known-issue id", issue.id, f"page:issue:{issue.id}", f"known-issues/#issue-{issue.id}",
+                      _short_title(issue.title)))  # the id `explain` prints
         for code in issue.match.codes if issue.match else []:
             named = code in issue.title  # the entry about that code comes before those that also match it
             found.append(("error code" if named else "related error code", code, f"page:issue:{issue.id}",
-                          f"known-issues/#issue-{issue.id}", issue.title if named else f"{code}: {issue.title}"))
+                          f"known-issues/#issue-{issue.id}", _short_title(issue.title if named else f"{code}: {issue.title}")))
     return found
+
+
+TITLE_CHARACTERS = 90
+"""A known issue's title in the index is cut to this many characters (the result item shows a line or two)."""
+
+
+def _short_title(title: str) -> str:
+    return title if len(title) <= TITLE_CHARACTERS else title[:TITLE_CHARACTERS - 1].rstrip() + "…"
 
 
 def identifier_index(families: Iterable[Family], registry: object = None) -> dict[str, object]:
