@@ -39,9 +39,20 @@ FAMILY_BY_MODEL: dict[str, str] = {
     "HuggingFace BERT-Large Ph1 pre-training": "bert", "HuggingFace BERT-Large Ph2 pre-training": "bert",
     "Llama-3.1-8B pre-training": "llama", "Llama-3.1-70B pre-training": "llama",
     "HuggingFace ViT-Base fine-tuning": "vit",
+    "bert-base-cased": "bert", "bert-base-cased-finetuned-mrpc": "bert", "bert-large-cased": "bert",
+    "camembert-base": "camembert", "distilbert-base-cased": "distilbert",
+    "distilbert-base-cased-distilled-squad": "distilbert",
+    "gpt2": "gpt2", "gpt2-medium": "gpt2", "gpt2-large": "gpt2",
+    "opt-13b": "opt", "opt-30b": "opt", "opt-66b": "opt",
+    "Llama-2-7b": "llama", "Llama-2-13b": "llama", "Llama-2-70b": "llama", "Llama-3-8B": "llama",
+    "Llama-3-70B": "llama", "CodeLlama-13b-hf": "llama", "Mistral-7B-Instruct-v0.2": "mistral",
+    "Llama2-7B pre-training": "llama", "Llama2-13B pre-training": "llama", "Llama2-70B pre-training": "llama",
+    "HuggingFace CLIP-Base fine-tuning": "clip",
 }
 """The page's Model cell -> registry family, by hand (the resnets are torchvision's, per the pages' benchmark
-script). A model not listed is read but not recorded."""
+script; the Llama, Mistral, OPT and GPT-2 rows of the older pages are Transformers NeuronX runs of those Hub
+checkpoints, CodeLlama a Llama-architecture checkpoint). A model not listed (GPT-3 pre-training, VGG, UNet) is read
+but not recorded."""
 
 _DTYPES = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16"}
 _VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
@@ -163,24 +174,44 @@ def _measurements(row: dict[str, str]) -> list[dict[str, Any]]:
     return found
 
 
-def _details(row: dict[str, str], table: TableRef) -> str:
-    """What the page says about the row that has no field of its own, in one sentence."""
+def _details(row: dict[str, str]) -> str | None:
+    """The software the page says ran the row (not part of `setting`: a later release runs newer software), in one
+    sentence; None when it names none."""
     parts: list[str] = []
-    for label, names in (("framework", ("Framework",)), ("task", ("Task",)), ("image size", ("Image Size",)),
-                         ("application type", ("Application Type",)), ("run mode", ("Run Mode",)),
-                         ("model data type", ("Model Data Type",)),
-                         ("compiler autocast", ("Compilation Autocast Data Type",)),
-                         ("weight storage", ("Weight Storage Data Type",)),
-                         ("training data type", ("Training Data-Type",)), ("nodes", ("Nodes",)),
-                         ("topology", ("Topology",)), ("microbatch", ("Microbatch",)),
-                         ("global batch", ("Globalbatch",)), ("optimizer", ("Optimizer",)),
-                         ("scaling", ("Strong/Weak Scaling",)),
+    for label, names in (("framework", ("Framework",)), ("model data type", ("Model Data Type",)),
                          ("torch-neuronx", ("Pytorch Neuron(torch-neuronx) Version",)), ("OS", ("OS Type", "OS Type."))):
         value = _cell(row, *names)
         if value:
             parts.append(f"{label} {value.strip(chr(34))}")
-    shown = f"Shown under '{table.section}{' / ' + table.tab if table.tab else ''}'."
-    return shown + (" The page gives " + "; ".join(parts) + "." if parts else "")
+    return "The page gives " + "; ".join(parts) + "." if parts else None
+
+
+_SETTING_CELLS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("task", ("Task",)), ("image size", ("Image Size",)), ("application type", ("Application Type",)),
+    ("run mode", ("Run Mode",)), ("compiler autocast", ("Compilation Autocast Data Type",)),
+    ("weight storage", ("Weight Storage Data Type",)), ("training data type", ("Training Data-Type",)),
+    ("nodes", ("Nodes",)), ("topology", ("Topology",)), ("microbatch", ("Microbatch",)),
+    ("global batch", ("Globalbatch", "Global Minibatch")), ("optimizer", ("Optimizer",)),
+    ("scaling", ("Strong/Weak Scaling",)))
+"""The cells that say how a row was run (not which software versions ran it): rows of several tags that agree on
+these, and on model, instance, layout, batch, lengths and dtype, are one configuration measured again."""
+
+
+def setting(row: dict[str, str], table: TableRef) -> str:
+    """How the row was run, as one line: the table's section and tab, then the cells of _SETTING_CELLS (lower case,
+    so a page that recapitalises a value does not start a new series)."""
+    parts = [f"{table.section}{' / ' + table.tab if table.tab else ''}".lower()]
+    for label, names in _SETTING_CELLS:
+        value = _cell(row, *names)
+        if value:
+            parts.append(f"{label} {' '.join(value.strip(chr(34)).split()).lower()}")
+    return "; ".join(parts)[:200]
+
+
+def _workload(csv_path: str, page: Page, model: str) -> str:
+    training = ("/training_data" in csv_path or "training" in page.title.lower()
+                or re.search(r"pre-training|fine-tuning", model, re.IGNORECASE) is not None)
+    return "training" if training else "inference"
 
 
 def _dtype(row: dict[str, str]) -> str | None:
@@ -240,7 +271,8 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     model = (row.get("Model") or "").strip()
     raw_instance = _cell(row, "Inst. Type", "Instance-Type") or ""
     instance: str | None = raw_instance.lower()
-    notes: list[str] = [_details(row, table)]
+    details = _details(row)
+    notes: list[str] = [details] if details else []
     hardware: str | None = None
     if "/" in raw_instance:
         instance = None
@@ -259,6 +291,7 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
         return None, f"'{model}': its framework '{framework}' has no stack in stacks.yaml"
     stated = _cell(row, "Neuron Version") or ""
     release = stated if _VERSION.match(stated) and stated in context.releases else None
+    release_stated = stated if release is None and _VERSION.match(stated) else None
     measurements = _measurements(row)
     validated: dt.date | None = None
     if release is None and measurements:
@@ -279,10 +312,13 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     }
     if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*", model):
         entry["hub_id"] = model
-    entry.update({"stack": stack, "release": release, "instance": instance})
+    entry.update({"stack": stack, "release": release})
+    if release_stated is not None:
+        entry["release_stated"] = release_stated
+    entry["instance"] = instance
     if hardware is not None:
         entry["hardware"] = hardware
-    entry["workload"] = "training" if "/training_data" in csv_path else "inference"
+    entry["workload"] = _workload(csv_path, page, model)
     parallelism = _parallelism(row)
     if parallelism:
         entry["parallelism"] = parallelism
@@ -294,6 +330,7 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     dtype = _dtype(row)
     if dtype:
         entry["dtype"] = dtype
+    entry["setting"] = setting(row, table)
     entry["outcome"] = "compiled-and-ran"
     if measurements:
         entry["measurements"] = measurements
@@ -335,11 +372,12 @@ def table_entries(csv_path: str, text: str, page: Page, table: TableRef,
 
 def _run_key(entry: dict[str, Any]) -> tuple[str, ...]:
     """What makes a row of a throughput table and a row of the page's latency table one run."""
-    details = [note.split(". ", 1)[-1] for note in entry.get("notes") or [] if note.startswith("Shown under")]
+    details = [note for note in entry.get("notes") or [] if note.startswith("The page gives")]
+    how = str(entry.get("setting") or "").split("; ", 1)[1:]  # the table's section differs between the two tables
     run_id = re.sub(r"-(?:tput|lat)-", "-", entry["id"])
     return (run_id, entry["checkpoint"], str(entry.get("instance")), str(entry.get("release")),
             str(entry.get("parallelism")), str(entry.get("batch_size")), str(entry.get("sequence_length")),
-            str(entry.get("dtype")), str(details))
+            str(entry.get("dtype")), str(details), str(how))
 
 
 def merge_runs(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from neuron_compat.loading.yaml_reader import _FastLoader
 
 REPO = Path(__file__).resolve().parents[2]
 NXDI = "configurations/nxdi-contrib.yaml"
-PERFORMANCE = "configurations/neuron-performance.yaml"
+PERFORMANCE = "configurations/neuron-performance-inf2.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_a_measured_value_yaml_reads_as_a_boolean_or_base_60_is_refused(
         registry: Path, capsys: pytest.CaptureFixture[str], value: str, expected: str) -> None:
     line = replace_once(registry / PERFORMANCE, "value: 3147.09984049", f"value: {value}")
     lines = problems(registry, capsys)
-    assert len(lines) == 1 and expected in lines[0] and f"neuron-performance.yaml:{line}:" in lines[0], lines
+    assert len(lines) == 1 and expected in lines[0] and f"neuron-performance-inf2.yaml:{line}:" in lines[0], lines
 
 
 def test_base_60_scalars_stay_text_and_other_numbers_are_unchanged() -> None:

@@ -59,9 +59,17 @@ def test_a_file_named_with_a_space_a_quote_or_an_accent_is_one_path(tmp_path: Pa
     assert sorted(p.name for p in SCRIPTS.glob("harvest*.py") if '"ls-tree"' in p.read_text(encoding="utf-8")) == []
 
 
+def test_a_markdown_link_in_a_cell_stays_plain_text_of_the_setting() -> None:
+    """The Task cell goes to `setting` (plain text, escaped wherever shown), never to the Markdown notes."""
+    text = HEADER + 'bert-base-uncased,PyTorch 2.1,inf2.xlarge,1,120.5,2.21.0,"[click](javascript:alert(1))"\n'
+    [entry], _ = table_entries("about-neuron/benchmarks/inf2/t.csv", text, PAGE, PAGE.tables[0], CONTEXT)
+    assert "task [click](javascript:alert(1))" in entry["setting"]
+    assert not any("javascript" in note for note in entry["notes"])
+    assert refuse_invalid([entry], [], "neuron-performance") == [entry]
+
+
 @pytest.mark.parametrize(("cell", "said"), [
-    ('"<img src=x onerror=alert(1)>"', "notes"),
-    ('"[click](javascript:alert(1))"', "notes"),
+    ('"<img src=x onerror=alert(1)>"', "setting"),
 ])
 def test_a_cell_the_contract_refuses_goes_to_not_recorded(cell: str, said: str) -> None:
     text = HEADER + f"bert-base-uncased,PyTorch 2.1,inf2.xlarge,1,120.5,2.21.0,{cell}\n"

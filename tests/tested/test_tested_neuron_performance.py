@@ -70,7 +70,9 @@ def test_an_encoder_row_keeps_its_release_instance_and_p50_p99_latency() -> None
     ]
     assert albert["source"]["url"] == ("https://github.com/aws-neuron/aws-neuron-sdk/blob/v2.32.0/"
                                        f"{INF2}/throughput_data_encoder.csv#L2")
-    assert "Matmult-BF16" in albert["notes"][0] and "Throughput optimized" in albert["notes"][0]
+    assert albert["setting"] == ("encoder models / throughput optimized; task raw output (automodel); application "
+                                 "type batch; run mode data parallel; compiler autocast matmult-bf16")
+    assert "PyTorch 2.7" in albert["notes"][0]  # the software is a note, never part of the setting
     # bert-base-uncased was measured on 2.27.0, which this context lists; the page's own release column decides
     assert entries[1]["release"] == "2.27.0"
     for entry in entries:
@@ -101,7 +103,8 @@ def test_training_rows_read_their_topology_and_leave_a_two_instance_cell_unknown
     assert llama8b["measurements"] == [
         {"metric": "throughput", "name": "sequences/s", "value": 47.95, "unit": "samples/s"}]
     assert any("trn1.32xlarge/trn1n.32xlarge" in note for note in llama8b["notes"])
-    assert "global batch 1024" in llama8b["notes"][0] and "nodes 32" in llama8b["notes"][0]
+    assert "global batch 1024" in llama8b["setting"] and "nodes 32" in llama8b["setting"]
+    assert llama8b["workload"] == "training"
     Configuration.model_validate(llama8b)
 
 
@@ -145,10 +148,17 @@ def test_the_script_reads_a_tag_of_a_mirror_and_its_output_validates(tmp_path: P
     assert not (tmp_path / "out.yaml").exists()
 
 
-def test_the_committed_neuron_performance_file_validates() -> None:
+def test_the_committed_neuron_performance_ledger_validates_and_forms_series() -> None:
+    from neuron_compat.views.performance_series import count_long_series, performance_series
+
     result = validate_registry(ROOT / "registry")
-    assert [p.format() for p in [*result.problems, *result.warnings] if "neuron-performance.yaml" in p.format()] == []
+    assert [p.format() for p in [*result.problems, *result.warnings] if "neuron-performance" in p.format()] == []
     files = {f.source: f for f in result.registry.configuration_files}
-    harvested = files["neuron-performance"]
-    assert harvested.harvest is not None and harvested.harvest.revision.startswith("v2.")
-    assert any(c.measurements for c in harvested.configurations)
+    ledger = [files["neuron-performance-inf2"], files["neuron-performance-trn1"]]
+    for harvested in ledger:
+        assert harvested.harvest is not None and harvested.harvest.revision == "v2.9.0..v2.32.0"
+        assert any(c.measurements for c in harvested.configurations)
+    points = [c.model_dump(mode="json") for f in ledger for c in f.configurations]
+    assert len({p["id"] for p in points}) == len(points)
+    series = performance_series(points, result.registry.release_versions)
+    assert count_long_series(series, listed_only=True) >= 30  # the target: 30 with three or more releases

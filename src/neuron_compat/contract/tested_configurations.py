@@ -276,6 +276,11 @@ class TestedConfiguration(Model):
     output_length: PositiveCount | None = Field(default=None, description="Generated tokens, where stated.")
     dtype: Dtype | None = Field(default=None, description="The weights' dtype (null: not stated).")
     quantization: Quantization | None = Field(default=None, description="Quantization used, if any.")
+    setting: PlainText | None = Field(
+        default=None, description="How the source says the run was set up beyond the fields above, as one line "
+        "(a table's section, run mode, autocast, a training run's nodes and optimizer); never a software version. "
+        "Runs that agree on it and on checkpoint, stack, workload, instance, layout, batch, lengths and dtype are one "
+        "configuration measured at several releases (a performance series).")
     outcome: Outcome = Field(description="What came of the run.")
     outcome_qualifier: PlainText | None = Field(
         default=None, description="What the outcome alone hides, shown next to it: an accuracy check that failed or "

@@ -9,5 +9,6 @@ claim diffs, the probe reading and the optimum-neuron cross-check. No I/O beyond
 - `probe_reading`: The one-line reading of a portability probe result (registry/upstream/probe.yaml), for the site and `check`.
 - `stale_claims`: Which claims are old: statements whose newest source was last verified too long ago.
 - `recommendation`: What to install: per hardware generation and workload, the best combination that works, with its pins.
+- `performance_series`: Performance series: one configuration measured at several releases, derived from the tested configurations.
 - `release_summary`: What a Neuron release changed, as its site page says it, for `neuron-compat release`.
 """
