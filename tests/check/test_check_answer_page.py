@@ -77,12 +77,14 @@ def test_matched_known_issues_link_to_their_entries_with_why_and_sources() -> No
     document = {"known_issues": 3, "browse_only": 1, "refusals": [], "issues": [
         {"id": "compiler-hbm-limit", "title": "Needs more device memory", "why": ["error code NCC_EVRF009"],
          "sources": ["https://awsdocs-neuron.readthedocs-hosted.com/en/v2.32.0/x.html", "file:///etc/passwd"],
-         "issue": {"description": "The compiler stops.", "workaround": "Shard it."}}]}
+         "issue": {"description": "The compiler stops.", "workaround": "Shard it.", "families": ["llama", "qwen3"]}}]}
     blocks = explain_blocks(document)
     assert blocks[0] == {"kind": "paragraph", "parts": [{"text": "1 known issue match, best first (of 3 known)."}]}
     assert blocks[1]["parts"][0] == {"link": "Needs more device memory", "page": "known-issues/#issue-compiler-hbm-limit"}
     assert blocks[2]["items"] == [
         [{"text": "The compiler stops."}], [{"text": "Workaround: Shard it."}],
+        [{"text": "Families: "}, {"link": "llama", "page": "families/llama/"}, {"text": ", "},
+         {"link": "qwen3", "page": "families/qwen3/"}],
         [{"text": "Source: "}, {"link": "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.32.0/x.html",
                                 "href": "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.32.0/x.html"}],
         [{"text": "Source: "}, {"text": "file:///etc/passwd"}]]

@@ -41,6 +41,15 @@ def family_path(family_id: str, anchor: str | None = None) -> str:
     return f"families/{family_id}/" + (f"#{anchor}" if anchor else "")
 
 
+def linked_families(family_ids: list[str]) -> list[Part]:
+    """Family ids as links to their pages, separated by commas."""
+    found: list[Part] = []
+    for family_id in family_ids:
+        found += [text(", ")] if found else []
+        found.append(page_link(family_id, family_path(family_id)))
+    return found
+
+
 def heading(title: str, anchor: str) -> Block:
     return {"kind": "heading", "text": title, "id": anchor}
 
@@ -114,8 +123,7 @@ def stack_blocks(verdict: dict[str, Any]) -> list[Block]:
                                           for c in verdict["caveats"]]))
     nearest = [str(n) for n in verdict.get("nearest") or [] if isinstance(n, str)]  # family ids
     if nearest:
-        blocks.append(paragraph(text("The nearest families the registry covers: "),
-                                *[part for n in nearest for part in (page_link(n, family_path(n)), text(", "))][:-1]))
+        blocks.append(paragraph(text("The nearest families the registry covers: "), *linked_families(nearest)))
     return blocks
 
 
@@ -267,6 +275,9 @@ def explain_blocks(document: dict[str, Any]) -> list[Block]:
             details.append([text("Workaround: " + str(issue["workaround"]))])
         if issue.get("fixed_in"):
             details.append([text(f"Fixed in {issue['fixed_in']}.")])
+        families = [str(f) for f in issue.get("families") or [] if isinstance(f, str)]
+        if families:
+            details.append([text("Families: "), *linked_families(families)])
         details += [[text("Source: "), source_link(url)] for url in match.get("sources") or []]
         if details:
             blocks.append(bullets("issue", details))
