@@ -105,3 +105,20 @@ def test_a_model_type_not_covered_names_its_nearest_families_and_why_nothing_was
     assert "Not estimated for any instance: vocab_size is not set; num_hidden_layers / n_layer / num_layers is not " \
            "set; num_attention_heads / n_head / num_heads is not set" in said
     assert not [b for b in blocks if b.get("name") == "fit" and b["kind"] == "table"]  # no table of blank rows
+
+
+def test_a_tested_configuration_links_its_checkpoint_page_and_its_source() -> None:
+    from neuron_compat.check.answer_page import configuration_item
+
+    run = {"checkpoint": "meta-llama/Llama-3.1-8B-Instruct", "hub_id": "meta-llama/Llama-3.1-8B-Instruct",
+           "stack": "nxd-inference", "release": "2.22.0", "instance": "trn1.32xlarge", "parallelism": {"tensor": 8},
+           "dtype": "bf16", "outcome": "compiled-and-ran",
+           "measurements": [{"metric": "throughput", "value": 41.5, "unit": "tokens/s", "phase": "token-generation"}],
+           "source": {"url": "https://github.com/aws-neuron/aws-neuron-sdk/issues/1", "title": "a report"}}
+    assert configuration_item(run) == [
+        {"link": "meta-llama/Llama-3.1-8B-Instruct", "page": "checkpoints/meta-llama/Llama-3.1-8B-Instruct/"},
+        {"text": " · nxd-inference · Neuron 2.22.0 · trn1.32xlarge · TP=8 · bf16 · compiled-and-ran: throughput 41.5 "
+                 "tokens/s (token-generation) — "},
+        {"link": "a report", "href": "https://github.com/aws-neuron/aws-neuron-sdk/issues/1"}]
+    assert configuration_item({**run, "hub_id": None, "checkpoint": "Llama-3.1-70B pre-training"})[0] == {
+        "text": "Llama-3.1-70B pre-training"}

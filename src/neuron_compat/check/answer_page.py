@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from neuron_compat.contract.hub_ids import checkpoint_page_folder
 from neuron_compat.safeio.safe_text import one_line
 
 Part = dict[str, str]
@@ -187,9 +188,11 @@ def configuration_item(c: dict[str, Any]) -> list[Part]:
     measured = [f"{m.get('metric')}" + (f" [{m['name']}]" if m.get("name") else "") + " "
                 + ("~" if m.get("approximate") else "") + f"{m.get('value')} {m.get('unit')}"
                 + (f" ({m['phase']})" if m.get("phase") else "") for m in c.get("measurements") or []]
-    line = " · ".join(said) + (": " + "; ".join(measured) if measured else "") + " — "
+    line = " · ".join(said[1:]) + (": " + "; ".join(measured) if measured else "") + " — "
     source = c.get("source") or {}
-    return [text(line), source_link(source.get("url"), source.get("title")) if source else text("no source")]
+    hub_id = c.get("hub_id")  # every Hub id a configuration of a known family names has its page on the site
+    name = page_link(said[0], checkpoint_page_folder(hub_id) + "/") if isinstance(hub_id, str) and hub_id else text(said[0])
+    return [name, text(" · " + line), source_link(source.get("url"), source.get("title")) if source else text("no source")]
 
 
 def evidence_blocks(verdict: dict[str, Any]) -> list[Block]:
