@@ -99,3 +99,48 @@ def test_instance_lists_its_own_runs_and_the_others_under_their_own_heading(
     assert "Not evidence for this question (other sizes / other hardware): 2" in out
     assert "not counted here: on trn1.32xlarge, not trn1.2xlarge" in out
     assert out.index("Not evidence") < out.index("trn1.32xlarge |")
+
+
+_SERIES = """source: ledger-test
+description: One configuration measured at three releases (made up for the tests).
+configurations:
+""" + "".join(f"""  - id: llama-8b-series-{release.replace('.', '-')}
+    family: llama
+    checkpoint: meta-llama/Llama-3.1-8B-Instruct
+    stack: optimum-neuron
+    release: "{release}"
+    instance: trn1.32xlarge
+    parallelism: {{tensor: 32}}
+    batch_size: 4
+    setting: made-up series
+    outcome: compiled-and-ran
+    measurements:
+      - {{metric: throughput, value: {value}, unit: tokens/s}}
+    validated: 2026-11-0{index + 1}
+    source: {{url: "https://github.com/aws-neuron/aws-neuron-sdk/issues/{10 + index}"}}
+    evidence: user-report
+""" for index, (release, value) in enumerate([("2.20.0", 100), ("2.21.0", 120), ("2.22.0", 90)]))
+
+
+def test_a_configuration_measured_at_several_releases_shows_its_trend(
+        registry: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (registry / "configurations" / "ledger-test.yaml").write_text(_SERIES, encoding="utf-8")
+    _, out = _check(capsys, registry, tmp_path, "--json", "--instance", "trn1.32xlarge")
+    answer = json.loads(out)
+    tested = answer["tested_configurations"]
+    trended = [c for c in tested["configurations"] if c.get("trend")]
+    assert {c["id"] for c in trended} == {"llama-8b-series-2-20-0", "llama-8b-series-2-21-0", "llama-8b-series-2-22-0"}
+    trend = trended[0]["trend"]
+    assert trend["releases"] == ["2.20.0", "2.21.0", "2.22.0"]
+    [metric] = trend["metrics"]
+    assert [(p["release"], p["value"], p["source"][-2:]) for p in metric["points"]] == [
+        ("2.20.0", 100.0, "10"), ("2.21.0", 120.0, "11"), ("2.22.0", 90.0, "12")]
+    assert "trend" not in next(c for c in tested["configurations"] if c["id"] == "llama-8b-trn1")  # a single point
+    assert main(["check", "--json-schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert "trend" in json.dumps(schema)
+    jsonschema.validate(answer, schema)
+    _, text = _check(capsys, registry, tmp_path, "--instance", "trn1.32xlarge")
+    assert "throughput (tokens/s): 2.20.0 100 -> 2.21.0 120 -> 2.22.0 90 (-10.0% first to last)" in text
+    assert text.count("trend over releases (3 releases of this configuration)") == 1  # once per series
+    assert "2 more of those listed are other releases of a series shown above" in text

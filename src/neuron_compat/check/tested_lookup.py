@@ -18,6 +18,7 @@ from neuron_compat.check.evidence_scope import (
     where_text,
 )
 from neuron_compat.contract.hub_ids import checkpoint_page_folder
+from neuron_compat.views.performance_series import performance_series, series_key, trend
 
 SHOWN_LIMIT = 20
 """At most this many configurations are listed; the answer says how many more there are."""
@@ -87,12 +88,25 @@ def tested_for(registry: CompiledRegistry, checkpoint: str | None, family: str |
         matched_by = "checkpoint" if any(c["scope"]["this_checkpoint"] for c in chosen) else "family"
     chosen.sort(key=_order)
     others.sort(key=lambda c: (c["scope"]["workload"] != question.workload, _order(c)))
+    _with_trends(chosen[:SHOWN_LIMIT], candidates, registry)
     return {"matched_by": matched_by, "instance": instance, "hardware": asked_hardware,
             "workload": question.workload, "scope": scope_rule(question), "other_label": OTHER_LABEL,
             "total": len(chosen), "configurations": chosen[:SHOWN_LIMIT], "other_sizes_total": len(others),
             "other_sizes": others[:SHOWN_LIMIT], "compile_time": compile_time_summary(chosen, by_instance),
             "checkpoint_page": _checkpoint_page(registry, current_name(registry.section("checkpoint_aliases"),
                                                                         checkpoint) if checkpoint else None)}
+
+
+def _with_trends(shown: list[dict[str, Any]], candidates: list[dict[str, Any]], registry: CompiledRegistry) -> None:
+    """Give each shown configuration that is a point of a performance series (views/performance_series.py: the
+    same configuration measured at two or more releases) its series as `trend`."""
+    keys = {series_key(c) for c in shown}
+    same = [c for c in candidates if series_key(c) in keys]
+    by_key = {one.key: one for one in performance_series(same, registry.release_versions)}
+    for configuration in shown:
+        found = by_key.get(series_key(configuration))
+        if found is not None:
+            configuration["trend"] = trend(found)
 
 
 def _checkpoint_page(registry: CompiledRegistry, checkpoint: str | None) -> str | None:
@@ -180,6 +194,21 @@ def json_schema() -> dict[str, Any]:
             "why_other": {"type": ["string", "null"], "description": "Why it is not evidence for the question "
                           "(null: it is)."}},
         "required": ["workload", "workload_from", "hardware", "hardware_from", "this_checkpoint", "why_other"]}
+    item["properties"]["trend"] = {
+        "type": "object", "description": "Present when this configuration was measured at two or more releases (a "
+        "performance series, views/performance_series.py): each metric's value per release, oldest first, with the "
+        "configuration and source of each point.",
+        "properties": {
+            "configuration": {"type": "string"}, "setting": {"type": ["string", "null"]},
+            "releases": {"type": "array", "items": {"type": "string"}},
+            "metrics": {"type": "array", "items": {"type": "object", "properties": {
+                "metric": {"type": "string"}, "unit": {"type": "string"},
+                "points": {"type": "array", "items": {"type": "object", "properties": {
+                    "release": {"type": "string"},
+                    "release_listed": {"type": "boolean", "description": "false: releases.yaml does not list the "
+                                       "release; the source's words name it."},
+                    "value": {"type": "number"}, "configuration": {"type": "string"},
+                    "source": {"type": "string"}}}}}}}}}
     return {
         "type": "object",
         "description": "Tested configurations that are evidence for the question (its workload, hardware and instance; "
