@@ -56,6 +56,8 @@ but not recorded."""
 
 _DTYPES = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16"}
 _VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
+_STATED = re.compile(r"^[0-9]+\.[0-9]+(?:\.[0-9]+)?$")
+"""A version the page writes that names a release line (2.20) or a release releases.yaml may lack (2.14.0)."""
 _READ_CSV = re.compile(r"""read_csv\(\s*['"]([^'"]+\.csv)['"]""")
 _FILE_OPTION = re.compile(r"^\s*:file:\s*(\S+\.csv)\s*$")
 _TAB = re.compile(r"^\s*\.\. tab-item::\s*(.+?)\s*$")
@@ -197,15 +199,16 @@ _SETTING_CELLS: tuple[tuple[str, tuple[str, ...]], ...] = (
 these, and on model, instance, layout, batch, lengths and dtype, are one configuration measured again."""
 
 
-def setting(row: dict[str, str], table: TableRef) -> str:
-    """How the row was run, as one line: the table's section and tab, then the cells of _SETTING_CELLS (lower case,
-    so a page that recapitalises a value does not start a new series)."""
-    parts = [f"{table.section}{' / ' + table.tab if table.tab else ''}".lower()]
+def setting(row: dict[str, str], table: TableRef) -> str | None:
+    """How the row was run, as one line: the table's tab (throughput or latency optimized), then the cells of
+    _SETTING_CELLS, lower case (a page that recapitalises a value does not start a new series). The section is
+    left out: it is the page's grouping (renamed as the pages were reorganised), not how the row was run."""
+    parts = [table.tab.lower()] if table.tab else []
     for label, names in _SETTING_CELLS:
         value = _cell(row, *names)
         if value:
             parts.append(f"{label} {' '.join(value.strip(chr(34)).split()).lower()}")
-    return "; ".join(parts)[:200]
+    return "; ".join(parts)[:200] or None
 
 
 def _workload(csv_path: str, page: Page, model: str) -> str:
@@ -265,6 +268,28 @@ class Context:
     """(instance type, hardware generation) of instances.yaml: the hardware of a row that names two instances."""
 
 
+def _release_of(row: dict[str, str], measurements: list[dict[str, Any]], context: Context,
+                notes: list[str]) -> tuple[str | None, str | None, dt.date | None, list[dict[str, Any]]]:
+    """(release, the page's own version words when releases.yaml lacks it, the date release-less values are
+    recorded with, the measurements kept); a note says why a release is not stated."""
+    stated = _cell(row, "Neuron Version") or ""
+    release = stated if _VERSION.match(stated) and stated in context.releases else None
+    release_stated = stated if release is None and _STATED.match(stated) else None
+    validated: dt.date | None = None
+    if release is None and measurements:
+        why = ("not a full MAJOR.MINOR.PATCH version" if not _VERSION.match(stated)
+               else "a release releases.yaml does not list")
+        if context.published is not None:
+            validated = context.published
+            notes.append(f"The page says these values were measured on Neuron '{stated}' ({why}): they are recorded "
+                         f"with the date the table was last changed at the tag, {validated.isoformat()}.")
+        else:
+            notes.append(f"The page gives {len(measurements)} measured value(s) here, measured on Neuron "
+                         f"'{stated}' ({why}), and no date, so none is recorded.")
+            measurements = []
+    return release, release_stated, validated, measurements
+
+
 def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: TableRef,
               context: Context) -> tuple[dict[str, Any] | None, str | None]:
     """One CSV row -> (configuration entry, None) or (None, the reason it is not recorded)."""
@@ -289,22 +314,7 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     stack = _stack(framework, row)
     if stack is None:
         return None, f"'{model}': its framework '{framework}' has no stack in stacks.yaml"
-    stated = _cell(row, "Neuron Version") or ""
-    release = stated if _VERSION.match(stated) and stated in context.releases else None
-    release_stated = stated if release is None and _VERSION.match(stated) else None
-    measurements = _measurements(row)
-    validated: dt.date | None = None
-    if release is None and measurements:
-        why = ("not a full MAJOR.MINOR.PATCH version" if not _VERSION.match(stated)
-               else "a release releases.yaml does not list")
-        if context.published is not None:
-            validated = context.published
-            notes.append(f"The page says these values were measured on Neuron '{stated}' ({why}): they are recorded "
-                         f"with the date the table was last changed at the tag, {validated.isoformat()}.")
-        else:
-            notes.append(f"The page gives {len(measurements)} measured value(s) here, measured on Neuron "
-                         f"'{stated}' ({why}), and no date, so none is recorded.")
-            measurements = []
+    release, release_stated, validated, measurements = _release_of(row, _measurements(row), context, notes)
     entry: dict[str, Any] = {
         "id": _entry_id(csv_path, model, line),
         "family": family,
@@ -330,7 +340,9 @@ def row_entry(csv_path: str, line: int, row: dict[str, str], page: Page, table: 
     dtype = _dtype(row)
     if dtype:
         entry["dtype"] = dtype
-    entry["setting"] = setting(row, table)
+    how = setting(row, table)
+    if how:
+        entry["setting"] = how
     entry["outcome"] = "compiled-and-ran"
     if measurements:
         entry["measurements"] = measurements
@@ -373,7 +385,8 @@ def table_entries(csv_path: str, text: str, page: Page, table: TableRef,
 def _run_key(entry: dict[str, Any]) -> tuple[str, ...]:
     """What makes a row of a throughput table and a row of the page's latency table one run."""
     details = [note for note in entry.get("notes") or [] if note.startswith("The page gives")]
-    how = str(entry.get("setting") or "").split("; ", 1)[1:]  # the table's section differs between the two tables
+    how = [part for part in str(entry.get("setting") or "").split("; ")
+           if not part.endswith("optimized")]  # the throughput and the latency table differ in their tab only
     run_id = re.sub(r"-(?:tput|lat)-", "-", entry["id"])
     return (run_id, entry["checkpoint"], str(entry.get("instance")), str(entry.get("release")),
             str(entry.get("parallelism")), str(entry.get("batch_size")), str(entry.get("sequence_length")),

@@ -70,7 +70,7 @@ def test_an_encoder_row_keeps_its_release_instance_and_p50_p99_latency() -> None
     ]
     assert albert["source"]["url"] == ("https://github.com/aws-neuron/aws-neuron-sdk/blob/v2.32.0/"
                                        f"{INF2}/throughput_data_encoder.csv#L2")
-    assert albert["setting"] == ("encoder models / throughput optimized; task raw output (automodel); application "
+    assert albert["setting"] == ("throughput optimized; task raw output (automodel); application "
                                  "type batch; run mode data parallel; compiler autocast matmult-bf16")
     assert "PyTorch 2.7" in albert["notes"][0]  # the software is a note, never part of the setting
     # bert-base-uncased was measured on 2.27.0, which this context lists; the page's own release column decides

@@ -10,6 +10,7 @@ with the hand-written pages into the documentation tree, `tree_source.py` reads 
 - `markers`: Generation markers in hand-written pages: `<!-- neuron-compat:NAME -->` is replaced by a fragment.
 - `mkdocs_hook`: Optional mkdocs hook: `mkdocs serve` regenerates the documentation tree before each rebuild.
 - `pages`: One module per page type; each `render(registry)` returns {docs path: content}.
+- `performance_charts`: Performance series on the site: per series a small table and an inline SVG chart drawn server-side; per release, what moved by 10% or more.
 - `presentation`: How statuses and vocabulary values are shown: labels, CSS classes, badge colours, sort order.
 - `probe_section`: The "Portability probe" section of a family page: machine evidence from registry/upstream/probe.yaml.
 - `render`: The site generator: registry in, {path: content} out. Pure: no I/O, no clock, no environment.

@@ -13,6 +13,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages.common import block, front_matter, heading, page
 from neuron_compat.site.pages.families import redirect_page, support_overview
+from neuron_compat.site.performance_charts import all_series, series_blocks
 from neuron_compat.site.support import CurrentView
 from neuron_compat.site.tested_data import checkpoint_pages, configuration_rows, family_issues, names_of
 from neuron_compat.views.answer import family_answers
@@ -59,6 +60,15 @@ def scoped_items(family: Family, hub_id: str) -> list[dict[str, str]]:
     return found
 
 
+def _series_parts(registry: Registry, family: Family, names: set[str]) -> list[str]:
+    """The checkpoint's performance series (site/performance_charts.py), when it has any."""
+    series = series_blocks(all_series(registry), family=family.id, names=names)
+    if not series:
+        return []
+    return [heading(2, "Performance over releases", "performance-series"),
+            block("family_series.html.j2", series=series)]
+
+
 def checkpoint_page(registry: Registry, hub_id: str, family: Family, today: CurrentView) -> str:
     url = urls.page_url(checkpoint_page_path(hub_id))
     names = names_of(registry, hub_id)  # its current name and any old one: runs under either are this checkpoint's
@@ -77,6 +87,7 @@ def checkpoint_page(registry: Registry, hub_id: str, family: Family, today: Curr
         block("family_tested.html.j2", rows=rows, labels=METRIC_LABELS,
               all_url=urls.relative_url("configurations/", url),
               compile_times=[], checkpoint_urls={}, whose="checkpoint"),
+        *_series_parts(registry, family, names),
         heading(2, "Constraints and known issues", "constraints"),
         block("checkpoint_issues.html.j2", constraints=scoped_items(family, hub_id),
               issues=family_issues(registry, family.id),

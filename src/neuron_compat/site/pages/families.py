@@ -15,6 +15,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.freshness import Freshness
 from neuron_compat.site.pages.common import block, fold, front_matter, heading, page
+from neuron_compat.site.performance_charts import all_series, series_blocks
 from neuron_compat.site.presentation import NO_STATEMENT
 from neuron_compat.site.probe_section import probe_context
 from neuron_compat.site.summary import family_advice
@@ -205,6 +206,11 @@ def family_page(registry: Registry, family: Family, view: ReleaseView, freshness
               checkpoint_urls=checkpoint_urls, whose="family"),
         name="tested",
     ))
+    series = series_blocks(all_series(registry), family=family.id)
+    if series:
+        parts.append(fold(f"Performance over releases ({len(series)} series)",
+                          heading(2, "Performance over releases", "performance-series"),
+                          block("family_series.html.j2", series=series), name="performance-series"))
     issues = family_issues(registry, family.id)
     if issues:
         parts.append(fold(f"Known issues ({len(issues)})", heading(2, "Known issues", "known-issues"),

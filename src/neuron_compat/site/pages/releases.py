@@ -13,6 +13,7 @@ from neuron_compat.loading.loaded_registry import Registry
 from neuron_compat.site import urls
 from neuron_compat.site.pages import known_issues
 from neuron_compat.site.pages.common import block, front_matter, heading, page
+from neuron_compat.site.performance_charts import all_series, moves_block
 from neuron_compat.site.presentation import NO_STATEMENT
 from neuron_compat.site.support import unique_anchor
 from neuron_compat.views.at_release import (
@@ -115,6 +116,7 @@ def release_page(registry: Registry, version: str, changes_at: list[Change]) -> 
     previous = versions[position - 1] if position > 0 else None
     following = versions[position + 1] if position + 1 < len(versions) else None
     changes = fold(registry, changes_at, url, version, previous)
+    series = all_series(registry)
     context = {
         "release": release,
         "previous": previous,
@@ -137,6 +139,9 @@ def release_page(registry: Registry, version: str, changes_at: list[Change]) -> 
         block("release_changes.html.j2", lines=changes["changed"], kind="changed", previous=previous),
         heading(2, f"Removed ({len(changes['removed'])})", "removed"),
         block("release_changes.html.j2", lines=changes["removed"], kind="removed", previous=previous),
+        heading(2, "Measurements that moved (10% or more)", "moved"),
+        block("release_moves.html.j2", moves=moves_block(series, version),
+              measured=any(version in s.labels for s in series)),
         heading(2, "Known issues and fixes", "known-issues"),
         block("release_known_issues.html.j2", known=known_issues.known_at(registry, version),
               fixed=known_issues.fixed_at(registry, version), page_url=urls.relative_url(known_issues.PAGE_URL, url)),
