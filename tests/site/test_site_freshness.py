@@ -49,7 +49,7 @@ def test_data_version_on_family_pages_api_page_and_json(fresh) -> None:
     page = site.files["families/qwen3.md"]
     assert f"Data version {SITE_DATA_VERSION}" in page  # page head
     # Beside each stack x workload permalink, so a copied link comes with the version it points at.
-    links = re.findall(r'<p class="nc-group-links">.*?</p>', page)
+    links = re.findall(r'<p class="nc-group-links"[^>]*>.*?</p>', page)
     assert links and all(f"data version {SITE_DATA_VERSION}" in line for line in links)
     assert f"data version <strong class=\"nc-data-version\">{SITE_DATA_VERSION}</strong>" in site.fragments["api-endpoints"]
     assert SITE_DATA_VERSION in site.fragments["home"]
