@@ -6,6 +6,7 @@ views, the resolver, the fit, its exit codes, the check page's entry points and 
 - `fit_text`: The terminal form of `check`'s fit (check/fit.py): what was counted, the bytes, and a row per instance.
 - `tested_text`: `check`'s tested-configurations lines: the runs that are evidence for the question, then the others with why.
 - `registry_origin`: Where an answer's data came from (check's header and the JSON's `registry`).
+- `contradicted_text`: `check`'s lines for the public user reports that contradict a supported statement of the family, for the workload (and hardware) asked; never a status.
 - `tracked_text`: `check`'s lines for what a stack's maintainers said they track for the family (never a status).
 - `explain_answer`: What `explain` answers for a pasted log (the CLI and the explain box call it).
 - `page`: The site's check page, which runs this package's own Python in the browser (Pyodide): its entry points.

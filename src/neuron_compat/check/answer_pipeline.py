@@ -71,6 +71,7 @@ class Answer:
     """With `check --environment` / `--stack-version`: what was read and what does not fit
     (check/environment_answer.py's `environment_document`)."""
     tracked: list[dict[str, Any]] = field(default_factory=list)  # maintainers' tracked notes (never a status)
+    contradicted: list[dict[str, Any]] = field(default_factory=list)  # user reports against a statement (never a status)
 
     @property
     def exit_code(self) -> int:
@@ -81,11 +82,13 @@ class Answer:
         registry came from."""
         environment = {"environment": self.environment} if self.environment is not None else {}
         return json.dumps({**self.document, "tested_configurations": self.tested, "known_issues": self.known_issues,
-                           **environment, "registry": asdict(origin)}, indent=1, allow_nan=False) + "\n"
+                           "contradicted_by": self.contradicted, **environment, "registry": asdict(origin)},
+                          indent=1, allow_nan=False) + "\n"
 
     def text(self, source: str, origin: RegistryOrigin) -> str:
         """`check`'s terminal text (check/answer_text.py)."""
         from neuron_compat.check.answer_text import render_table
+        from neuron_compat.check.contradicted_text import contradicted_lines
         from neuron_compat.check.explain import family_issue_lines, pin_lines
         from neuron_compat.check.fit_text import render_fit
         from neuron_compat.check.tested_text import render_tested
@@ -95,7 +98,8 @@ class Answer:
         probe = self.registry.probe_for(verdict.model.model_type) if verdict.model.kind != "diffusers" else None
         text = render_table(verdict, source, origin.describe(), probe,
                             [*render_fit(self.document["fit"]), "", *render_tested(self.tested),
-                             *family_issue_lines(self.known_issues), *tracked_lines(self.tracked)],
+                             *family_issue_lines(self.known_issues), *tracked_lines(self.tracked),
+                             *contradicted_lines(self.contradicted)],
                             pin_lines(self.known_issues))
         if self.environment is None:
             return text
@@ -139,6 +143,7 @@ def answer_for_verdict(registry: CompiledRegistry, verdict: Verdict, config: obj
     configurations and the fit's documented degrees are those of the checkpoint (by its Hub id, the name a local
     config gives itself, or any alias of either) or of its family at this size, for the workload and hardware
     asked (check/evidence_scope.py)."""
+    from neuron_compat.check.contradicted_text import family_contradictions
     from neuron_compat.check.explain import family_issues
     from neuron_compat.check.tested_lookup import (
         all_configurations,
@@ -157,7 +162,9 @@ def answer_for_verdict(registry: CompiledRegistry, verdict: Verdict, config: obj
                         parameters=document["fit"].get("parameters"), workload=verdict.workload,
                         hardware=hardware, aliases=names)
     issues = family_issues(registry.known_issues, family) if family else []
-    return Answer(verdict, document, tested, issues, registry, tracked=family_tracked(registry, family))
+    asked_hardware = tested.get("hardware") if isinstance(tested, dict) else hardware
+    return Answer(verdict, document, tested, issues, registry, tracked=family_tracked(registry, family),
+                  contradicted=family_contradictions(registry, family, verdict.workload, asked_hardware))
 
 
 def _unknown_value(option: str, value: str, allowed: list[str]) -> str:

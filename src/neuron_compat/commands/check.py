@@ -186,6 +186,9 @@ def _with_registry_schema() -> dict[str, Any]:
     from neuron_compat.check.explain import FAMILY_ISSUES_SCHEMA
 
     properties["known_issues"] = FAMILY_ISSUES_SCHEMA
+    from neuron_compat.check.contradicted_text import JSON_SCHEMA as CONTRADICTED_SCHEMA
+
+    properties["contradicted_by"] = CONTRADICTED_SCHEMA
     from neuron_compat.check.environment_answer import ENVIRONMENT_SCHEMA
 
     properties["environment"] = ENVIRONMENT_SCHEMA

@@ -436,6 +436,25 @@ class Note(Model):
         default=None, description="Only these tasks or checkpoints of the family (default: all of them).")
 
 
+class ContradictedBy(Model):
+    """A public user report (an issue thread) that contradicts a supported statement: the user names the stack
+    version and the hardware, and says what failed there. It is evidence to weigh, not a status: the statement's
+    status stays as its sources say until a maintainer or a new source changes it."""
+
+    url: HttpsUrl = Field(description="The issue or discussion thread (https://github.com/<org>/<repo>/issues/<n>).")
+    title: PlainText | None = Field(default=None, description="The thread's title, for the link.")
+    reported: Date = Field(description="When the user reported it (YYYY-MM-DD).")
+    stack_version: PlainText = Field(description="The stack or Neuron version the report names, as it writes it "
+                                     "(e.g. 'optimum-neuron 0.0.23, Neuron 2.18.0').")
+    release: ReleaseRef | None = Field(default=None, description="The Neuron release the report names, when it "
+                                       "names one releases.yaml lists.")
+    hardware: Hardware = Field(description="The hardware the report names (one of the statement's).")
+    instance: PlainText | None = Field(default=None, description="The instance type the report names, if any.")
+    says: PlainText = Field(description="What failed, in your own words (e.g. 'compilation fails in the context "
+                            "encoding model with an internal compiler error').")
+    verified: Date = Field(description="When the thread was last read and still said so.")
+
+
 class Statement(Model):
     """What one stack does for this family, for one workload, on some hardware, over a release range."""
 
@@ -458,6 +477,9 @@ class Statement(Model):
     constraints: list[Constraint] = Field(default_factory=list, description="Requirements that hold: static shapes, flags, settings, limits.")
     notes: list[Note] = Field(default_factory=list, description="Short Markdown remarks, optionally tied to the release where behaviour changed.")
     sources: list[Source] = Field(min_length=1, description="At least one https source for the claim.")
+    contradicted_by: list[ContradictedBy] = Field(
+        default_factory=list, description="Public user reports that contradict this (supported) statement for its "
+        "stack, hardware and release range; shown beside it, never changing its status (rule contradicted-by).")
 
     @classmethod
     def schema_rules(cls, catalogue: Catalogue | None) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@
 - `capability_subset`: A statement's own attention, dtypes and quantization lie within its stack's capability.
 - `catalogue_order`: releases.yaml and stacks.yaml list each entry once, releases oldest first.
 - `checkpoint_page_paths`: Each checkpoint page path belongs to one Hub id: no two ids with a page differ only in case.
+- `contradicted_by`: A statement's `contradicted_by` reports sit on a supported statement and fit it: the report's hardware is one of the statement's, its Neuron release (when it names one) is in releases.yaml and inside the statement's range, the link is a GitHub issue or discussion thread, and it was reported, and read, on or before today (plus a day for time zones), reported no later than read.
 - `instance_arithmetic`: instances.yaml: each generation and instance listed once, every instance's hardware has a generation, and the numbers agree with each other: chips x cores per chip = neuron_cores, chips x memory per chip = device memory, the instance's memory per chip is its generation's, and logical cores x LNC setting = physical cores.
 - `known_issues`: Known issues name stacks, releases, stack versions and families that exist; fixed_in comes after since.
 - `known_references`: Every release and stack a file names exists in releases.yaml / stacks.yaml.
@@ -35,6 +36,7 @@ from neuron_compat.rules import (
     capability_subset,
     catalogue_order,
     checkpoint_page_paths,
+    contradicted_by,
     instance_arithmetic,
     known_issues,
     known_references,
@@ -70,6 +72,7 @@ RULES: tuple[Rule, ...] = (
     capability_subset.RULE,
     statement_scope.RULE,
     tracked_notes.RULE,
+    contradicted_by.RULE,
     tested_configurations.RULE,
     checkpoint_page_paths.RULE,
     known_issues.RULE,
