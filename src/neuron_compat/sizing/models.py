@@ -178,6 +178,10 @@ def _count_multimodal(config: Mapping[str, object], model_type: str | None, part
         parts.fail("projector", f"the vision-to-text connector of model_type {model_type!r} is not modelled")
 
 
+PER_LAYER_INPUT_FIELDS = ("hidden_size_per_layer_input", "vocab_size_per_layer_input")
+"""Fields of a decoder with per-layer input embeddings, a layout the generic count does not model."""
+
+
 def _count_generic(config: Mapping[str, object], model_type: str | None, parts: PartList) -> None:
     missing = [names[0] for names in GENERIC_NEEDS if not has(config, *names)]
     label = repr(model_type) if model_type else "(none)"
@@ -187,6 +191,10 @@ def _count_generic(config: Mapping[str, object], model_type: str | None, parts: 
         return
     if has(config, *EXPERT_FIELDS):
         parts.fail("model", f"model_type {label} is not known and has experts: its MoE layout is not assumed")
+        return
+    if has(config, *PER_LAYER_INPUT_FIELDS):  # Gemma 3n / Gemma 4: a second, per-layer embedding table and gates
+        parts.fail("model", f"model_type {label} is not known and has per-layer input embeddings "
+                            "(hidden_size_per_layer_input): their tables and projections are not assumed")
         return
     activation = read_str(config, "hidden_act") or read_str(config, "hidden_activation")
     gated = activation in GATED_ACTIVATIONS
