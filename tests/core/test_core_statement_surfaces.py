@@ -54,6 +54,14 @@ support:
       - url: https://example.org/surfaced-source
         kind: vendor-docs
         verified: 2026-12-02
+    contradicted_by:
+      - url: https://github.com/huggingface/optimum-neuron/issues/424242
+        reported: 2026-03-01
+        stack_version: optimum-neuron 0.0.25
+        release: "2.20.0"
+        hardware: trn1
+        says: A surfaced report.
+        verified: 2026-12-02
 """
 
 # field -> the text the family page shows for it, inside the statement's block
@@ -74,6 +82,7 @@ ON_THE_PAGE = {
     "constraints": "SURFACED_FLAG",
     "notes": "A surfaced note.",
     "sources": "https://example.org/surfaced-source",
+    "contradicted_by": "A surfaced report.",
 }
 
 
