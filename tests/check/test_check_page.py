@@ -518,3 +518,18 @@ def test_the_answer_reads_as_a_page_and_nothing_scrolls_sideways(check_page, che
             path = href[len(check_site_url):].split("#")[0]
             assert (check_site / path / "index.html").is_file(), href
     assert page.errors == []
+
+
+def test_a_pasted_environment_answers_for_its_release_in_the_browser(loaded_check_page):
+    """The environment box (issue 47): read by the page's Python, the answer is the CLI's `--environment` one."""
+    page = loaded_check_page
+    config = CONFIGS / "llama-3.1-8b.json"
+    page.evaluate("document.getElementById('nc-check-environment-box').open = true")
+    page.fill("#nc-check-environment", "neuronx-distributed-inference==0.1.0\n")
+    try:
+        ask(page, config.read_text(encoding="utf-8"))
+        shown = shown_json(page)
+        assert shown["release"] == "2.21.0" and shown["environment"]["release"] == "2.21.0"
+        assert page.locator("#nc-check-result").get_by_text("Neuron release: 2.21.0").count() >= 1
+    finally:
+        page.fill("#nc-check-environment", "")

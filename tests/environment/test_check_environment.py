@@ -124,3 +124,29 @@ def test_a_caller_without_files_gets_the_same_environment_answer():
     with pytest.raises(AnswerError, match="environment: not text \\(binary data\\)") as raised:
         ask_in_environment(config, registry, Question(), "\0\0\0")
     assert raised.value.code == 1
+
+
+def test_the_check_page_answers_for_a_pasted_environment_as_check_does():
+    """The check page's entry point (check/page.py) with the environment box filled: the CLI's JSON with
+    `--environment`, and a 'Your environment' part on the answer page; an empty box answers as before."""
+    from neuron_compat.check.page import check_answer
+    from neuron_compat.registry_sources.selection import open_registry
+
+    registry = open_registry(str(ROOT / "registry"))[0]
+    config_text = (CONFIGS / "qwen3-8b.json").read_text()
+    paste = (PASTES / "issue_paste_inf2_vllm_neuron.txt").read_text()
+    page = check_answer(config_text, registry, {"environment": paste}, "https://example.org/api/registry.json")
+    cli = json.loads(check(str(CONFIGS / "qwen3-8b.json"), "--environment",
+                           str(PASTES / "issue_paste_inf2_vllm_neuron.txt"), "--json").stdout)
+    shown = json.loads(page["json"])
+    assert shown["environment"] == cli["environment"] and shown["release"] == cli["release"]
+    assert page["exit_code"] == cli["exit_code"]
+    headings = [b["text"] for b in page["blocks"] if b["kind"] == "heading"]
+    assert headings[0] == "Your environment"
+    listed = [part["text"] for b in page["blocks"] if b.get("name") == "environment" for item in b["items"] for part in item]
+    assert any("vllm-neuron does not serve inf2" in line for line in listed), listed
+    plain = check_answer(config_text, registry, {"environment": "  "}, "https://example.org/api/registry.json")
+    assert "environment" not in json.loads(plain["json"]) and "Your environment" not in [
+        b.get("text") for b in plain["blocks"]]
+    binary = check_answer(config_text, registry, {"environment": "\0\0\0"}, "https://example.org/api/registry.json")
+    assert binary["exit_code"] == 1 and binary["error"].startswith("environment: not text")

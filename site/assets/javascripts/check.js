@@ -345,7 +345,7 @@
         workload: value(container, "#nc-check-workload"), hardware: value(container, "#nc-check-hardware"),
         task: value(container, "#nc-check-task"), batch: value(container, "#nc-check-batch"),
         seq_len: value(container, "#nc-check-seq-len"), dtype: value(container, "#nc-check-dtype"),
-        instance: value(container, "#nc-check-instance") };
+        instance: value(container, "#nc-check-instance"), environment: value(container, "#nc-check-environment") };
       var ticket = newest.check += 1;
       showProgress(result, booted ? "checking\u2026" : "loading Python, about 6 MB, once\u2026");
       ask({ kind: "check", text: text, options: options, checkpoint: checkpoint || null }, runtime,

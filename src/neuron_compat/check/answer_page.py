@@ -245,9 +245,22 @@ def headline(verdict: dict[str, Any]) -> str:
     return one_line(str(verdict.get("summary") or ""))
 
 
+def environment_blocks(verdict: dict[str, Any]) -> list[Block]:
+    """'Your environment', when one was pasted: the lines `check --environment` prints, as a list."""
+    document = verdict.get("environment")
+    if not isinstance(document, dict):
+        return []
+    from neuron_compat.check.environment_text import environment_lines
+
+    lines = environment_lines(document)
+    return [heading("Your environment", "your-environment"),
+            bullets("environment", [[text(line.strip())] for line in lines[1:]])]
+
+
 def answer_blocks(verdict: dict[str, Any]) -> list[Block]:
     """`check --json`'s document as the page shows it under its headline."""
-    return install_blocks(verdict) + stack_blocks(verdict) + fit_blocks(verdict) + evidence_blocks(verdict)
+    return (environment_blocks(verdict) + install_blocks(verdict) + stack_blocks(verdict) + fit_blocks(verdict)
+            + evidence_blocks(verdict))
 
 
 def explain_blocks(document: dict[str, Any]) -> list[Block]:

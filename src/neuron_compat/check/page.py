@@ -64,7 +64,8 @@ def _question(options: dict[str, Any]) -> Question | tuple[str, int]:
 def check_answer(config_text: str | bytes, registry: CompiledRegistry, options: dict[str, Any], location: str,
                  checkpoint: str | None = None) -> dict[str, Any]:
     """{exit_code, error, json, lines}: `check --json`'s text and the table's lines for a pasted config, or the
-    one-line error `check` gives (with `pasted text` where it names a file) and its exit code."""
+    one-line error `check` gives (with `pasted text` where it names a file) and its exit code. An `environment`
+    option (pasted `pip list`, `pip freeze`, `neuron-ls` output or an image URI) answers as `check --environment`."""
     from neuron_compat.check.answer_pipeline import AnswerError, ask
     from neuron_compat.check.config_facts import ConfigError, parse_config_text
     from neuron_compat.check.exit_codes import EXIT_PROBLEMS
@@ -83,8 +84,14 @@ def check_answer(config_text: str | bytes, registry: CompiledRegistry, options: 
         data = parse_config_text(config_text, SOURCE)
     except ConfigError as error:
         return _failure(str(error) if ":" in str(error) else f"{SOURCE}: {error}", EXIT_PROBLEMS)
+    environment = options.get("environment")
     try:
-        answer = ask(data, registry, question, checkpoint, source=SOURCE)
+        if isinstance(environment, str) and environment.strip():  # pasted `pip list`, `neuron-ls`, an image URI
+            from neuron_compat.check.environment_answer import ask_in_environment
+
+            answer = ask_in_environment(data, registry, question, environment, checkpoint, source=SOURCE)
+        else:
+            answer = ask(data, registry, question, checkpoint, source=SOURCE)
     except AnswerError as error:
         return _failure(error.message, error.code)
     origin = RegistryOrigin(chosen_by="the check page", kind="url", location=location,
