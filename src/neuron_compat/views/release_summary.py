@@ -7,8 +7,8 @@ issue is listed from `listed_in.first` to `.last`; fixed where a source names th
 notes merely stop listing is "not listed from R on", never fixed). With `--from`, every release after FROM up to VERSION counts: claims are compared at the two ends,
 fixes and lifecycle events are those of the releases between. Lifecycle events are stacks.yaml's: a stack's first
 catalogued release (`since`), its end of support and its `ends` entries. Measurements that moved are tested
-configurations (registry/configurations) of one checkpoint x stack x instance x shape measured at both ends with a
-different value. Works on a loaded registry and on a compiled document alike (attribute access; dicts for the
+configurations (registry/configurations) of one performance series (views.performance_series: checkpoint, stack,
+instance, layout, batch, lengths, dtype and setting) measured at both ends with a different value. Works on a loaded registry and on a compiled document alike (attribute access; dicts for the
 document's known issues and configurations).
 """
 
@@ -20,6 +20,7 @@ from typing import Any
 
 from neuron_compat.contract.versions import version_key
 from neuron_compat.views.at_release import diff_cells, paired_cells_at, pairing_lines, stack_shipped
+from neuron_compat.views.performance_series import metric_key, series_key
 
 
 class UnknownRelease(ValueError):
@@ -102,9 +103,9 @@ def _components(registry: Any, version: str) -> dict[str, str]:
 
 
 def _measurement_key(configuration: dict[str, Any], measurement: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(configuration.get(k) for k in ("checkpoint", "stack", "instance", "batch_size", "sequence_length",
-                                                "dtype")) + tuple(measurement.get(k) for k in ("metric", "name", "unit",
-                                                                                                "percentile"))
+    """One metric of one configuration measured at several releases: its series (views.performance_series, which
+    tells runs of other lengths, layouts or settings apart) and the metric."""
+    return (*series_key(configuration), *metric_key(measurement))
 
 
 def _configurations(registry: Any) -> list[dict[str, Any]]:
@@ -128,10 +129,14 @@ def _moved(registry: Any, before: str | None, after: str) -> list[dict[str, Any]
     moved = []
     for key, at in sorted(values.items(), key=lambda item: str(item[0])):
         if before in at and after in at and at[before] != at[after]:
-            checkpoint, stack, instance, batch, length, dtype, metric, name, unit, percentile = key
+            configuration = dict(zip(("family", "checkpoint", "stack", "workload", "instance", "hardware", "batch_size",
+                                      "sequence_length"), key, strict=False))
+            metric, name, unit, percentile, _phase = key[-5:]
             change = (at[after] - at[before]) / at[before] * 100 if at[before] else None
-            moved.append({"checkpoint": checkpoint, "stack": stack, "instance": instance, "batch_size": batch,
-                          "sequence_length": length, "dtype": dtype, "metric": name or metric, "unit": unit,
+            moved.append({"checkpoint": configuration["checkpoint"], "stack": configuration["stack"],
+                          "instance": configuration["instance"], "batch_size": configuration["batch_size"],
+                          "sequence_length": configuration["sequence_length"], "dtype": key[10],
+                          "metric": name or metric, "unit": unit,
                           "percentile": percentile, "before": at[before], "after": at[after],
                           "change_percent": round(change, 1) if change is not None else None})
     return moved
