@@ -70,6 +70,13 @@ class RegistryIndexes:
         """The capability ranges of a stack (empty when it has no capabilities file)."""
         return self.capabilities_by_stack.get(stack_id, ())
 
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Results of pure views over this registry, keyed by the view (views/answer.py's today's answers): a
+        site build asks the same question of a family from several pages. A registry is not changed after
+        loading, so nothing here goes stale."""
+        return {}
+
     @property
     def newest_release(self) -> str | None:
         return self.release_versions[-1] if self.releases else None

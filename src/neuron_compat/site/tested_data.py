@@ -96,6 +96,25 @@ def checkpoint_pages(registry: Registry) -> dict[str, str]:
     only in case are one checkpoint, as `check` matches them: the first spelling names the page (validate refuses the
     second spelling, rules/checkpoint_page_paths.py, so a valid registry has one). An old name of a renamed
     checkpoint (registry/checkpoint-aliases.yaml) counts as its current name: one page, under the current name."""
+    return dict(_page_index(registry)[0])
+
+
+def _page_index(registry: Registry) -> tuple[dict[str, str], dict[str, str]]:
+    """`checkpoint_pages`, and its ids casefolded (the first spelling of each), worked out once per registry: every
+    family page and checkpoint page links through them."""
+    memo: dict[Any, Any] = getattr(registry, "memo", {})  # a stand-in registry without one: worked out each time
+    key = ("checkpoint_pages",)
+    if key not in memo:
+        pages = _checkpoint_pages(registry)
+        folded: dict[str, str] = {}
+        for hub_id in pages:
+            folded.setdefault(hub_id.casefold(), hub_id)
+        memo[key] = (pages, folded)
+    index: tuple[dict[str, str], dict[str, str]] = memo[key]
+    return index
+
+
+def _checkpoint_pages(registry: Registry) -> dict[str, str]:
     found: dict[str, str] = {}
     spelled: dict[str, str] = {}
     old_to_current = renamed(registry)
@@ -113,11 +132,8 @@ def checkpoint_links(registry: Registry, hub_ids: Iterable[str], from_url: str) 
     """Hub id -> the relative URL (from the page at `from_url`) of its checkpoint page, for those of `hub_ids` that
     have one (the same id, or failing that one that differs only in case, as `check` matches them); an id without a
     page is left out, so a page shows it as plain text."""
-    pages = checkpoint_pages(registry)
+    pages, folded = _page_index(registry)
     old_to_current = renamed(registry)
-    folded: dict[str, str] = {}
-    for hub_id in pages:
-        folded.setdefault(hub_id.casefold(), hub_id)
     links: dict[str, str] = {}
     for hub_id in hub_ids:
         named = old_to_current.get(hub_id.casefold(), hub_id)  # an old name links to the page of its current name

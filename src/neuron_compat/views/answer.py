@@ -183,7 +183,16 @@ def answers(registry: RegistryIndexes, family: Family, candidates: list[Candidat
 
 def family_answers(registry: RegistryIndexes, family: Family, release: str | None = None,
                    hardware: str | None = None, workloads: Iterable[str] = WORKLOADS) -> list[Recommendation]:
-    """A family's answers without a config (the site's surfaces): its registry statuses as the candidates."""
+    """A family's answers without a config (the site's surfaces): its registry statuses as the candidates.
+    Today's answers for every workload (no release, hardware or workloads given) are worked out once per registry
+    and family: the family page, the matrix, the API, the feed and the checkpoint pages all show them."""
+    if release is None and hardware is None and workloads is WORKLOADS:
+        memo: dict[Any, Any] = getattr(registry, "memo", {})  # a stand-in registry without one: worked out each time
+        key = ("family_answers", family.id)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = answers(registry, family, family_candidates(registry, family))
+        return list(found)
     return answers(registry, family, family_candidates(registry, family, release), release, hardware, workloads)
 
 

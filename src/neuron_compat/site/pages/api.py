@@ -36,7 +36,7 @@ def badge(registry: Registry, family_id: str, stack_id: str, workload: str,
     the newest release, or the one a separately released stack's newest version targets)."""
     family = registry.family_by_id[family_id]
     stack = registry.stack_by_id[stack_id]
-    found = found if found is not None else family_answers(registry, family, workloads=[workload])
+    found = found if found is not None else family_answers(registry, family)  # today's, shared (only `workload`'s are read)
     picked = [a for a in found if a.workload == workload and a.stack == stack_id and a.release is not None]
     if picked:
         chosen = best(picked)
@@ -107,7 +107,7 @@ def render(registry: Registry) -> dict[str, str]:
     files[SEARCH_IDENTIFIERS_JSON] = json.dumps(identifier_index(registry.families, registry), ensure_ascii=False,
                                                 separators=(",", ":"), allow_nan=False) + "\n"
     view = ReleaseView(registry, registry.newest_release)
-    views = {release: ReleaseView(registry, release) for release in {current_release(registry, s) for s in registry.stacks}}
+    views = current_views(registry)
     for kind in ALL_SCHEMA_MODELS:
         files[urls.schema_json(kind)] = schema_text(kind)
     for family in registry.families:
@@ -121,6 +121,11 @@ def render(registry: Registry) -> dict[str, str]:
     return files
 
 
+def current_views(registry: Registry) -> dict[str | None, ReleaseView]:
+    """A ReleaseView at each stack's current release (support.current_release), for the badges."""
+    return {release: ReleaseView(registry, release) for release in {current_release(registry, s) for s in registry.stacks}}
+
+
 def informative_example(registry: Registry) -> tuple[object, dict[str, str] | None]:
     """The family and badge the API page shows: a claim a reader recognises (a stack in use before an ended one,
     supported before partial, then the family with the most statements), not whatever sorts first (an
@@ -130,10 +135,11 @@ def informative_example(registry: Registry) -> tuple[object, dict[str, str] | No
     colours = {"brightgreen": 0, "green": 0, "yellow": 1}
     ranked = sorted(registry.families, key=lambda f: (-len(f.support), f.id))
     best: tuple[tuple[int, int, int], object, dict[str, str]] | None = None
+    views = current_views(registry)
     for stack, workload in combinations(registry):
         in_use = min(STACK_STATUS_RANK.get(str(stack.status), 4), 2)  # active/beta 0-1, then the rest
         for position, family in enumerate(ranked):
-            document = badge(registry, family.id, stack.id, workload)
+            document = badge(registry, family.id, stack.id, workload, views.get(current_release(registry, stack)))
             colour = colours.get(str(document.get("color")))
             if colour is None:
                 continue
