@@ -467,15 +467,16 @@ def _tested_entry(chosen: Mapping[str, Any], degree: int) -> dict[str, Any]:
 
 def _from_configurations(valid: list[int], cores: int, stack: str, instance: Mapping[str, Any],
                          context: _Context) -> tuple[int, str, str, dict[str, Any]] | None:
-    """The degree a documented, else a tested, configuration uses on this instance (this checkpoint before the
-    family at this size, the stack in question before others, the smallest degree first)."""
+    """The degree a configuration uses on this instance: this checkpoint before the family at this size, the stack
+    in question before others, then documented before tested (a vendor's page for another stack, years older,
+    does not outrank a run of the stack asked about), a named instance first, the smallest degree first."""
     on_instance = [c for c in context.tested if c["parallelism"]["tensor"] <= cores and (
         c.get("instance") == instance["name"]
         or (c.get("instance") is None and c.get("hardware") == instance["hardware"]))]
     if not on_instance:
         return None
-    ranked = sorted(on_instance, key=lambda c: (not _documented(c), not of_checkpoint(c, context.names),
-                                                c.get("instance") is None, c.get("stack") != stack,
+    ranked = sorted(on_instance, key=lambda c: (not of_checkpoint(c, context.names), c.get("stack") != stack,
+                                                not _documented(c), c.get("instance") is None,
                                                 c["parallelism"]["tensor"]))
     chosen = ranked[0]
     degree = chosen["parallelism"]["tensor"]
