@@ -238,27 +238,27 @@ def load_instances(root: Path | str) -> tuple[InstancesFile | None, list[Problem
 def _load_aliases(path: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
                   problems: list[Problem]) -> CheckpointAliasesFile | None:
     """checkpoint-aliases.yaml, optional: renamed checkpoints (an old Hub name and the current one, with sources)."""
-    if not something_at(path):
-        return None
-    loaded, aliases = _load_one(path, CheckpointAliasesFile, problems)
-    if loaded:
-        files[ALIASES_KEY] = loaded
-    if aliases is None:
-        broken.add(ALIASES_KEY)
-    return aliases
+    return _load_optional(path, CheckpointAliasesFile, ALIASES_KEY, files, broken, problems)
 
 
 def _load_instances(path: Path, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
                     problems: list[Problem]) -> InstancesFile | None:
     """instances.yaml, optional: a registry without it has no instances (and `check` no fit per instance)."""
+    return _load_optional(path, InstancesFile, INSTANCES_KEY, files, broken, problems)
+
+
+def _load_optional(path: Path, model: type[M], key: FileKey, files: dict[FileKey, LoadedYaml], broken: set[FileKey],
+                   problems: list[Problem]) -> M | None:
+    """An optional file of the registry: None when absent; when present, kept under `key` and marked broken when it
+    does not validate."""
     if not something_at(path):
         return None
-    loaded, instances = _load_one(path, InstancesFile, problems)
+    loaded, value = _load_one(path, model, problems)
     if loaded:
-        files[INSTANCES_KEY] = loaded
-    if instances is None:
-        broken.add(INSTANCES_KEY)
-    return instances
+        files[key] = loaded
+    if value is None:
+        broken.add(key)
+    return value
 
 
 def _load_families(families_dir: Path, files: dict[FileKey, LoadedYaml], problems: list[Problem]) -> list[Family]:

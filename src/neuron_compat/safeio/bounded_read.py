@@ -32,14 +32,8 @@ def read_regular_file(path: Path | str, max_bytes: int, head_only: bool = False)
     With `head_only`, a longer file is not refused: its first `max_bytes + 1` bytes are returned (the caller
     sees it was longer), and no more is read.
     """
+    fd, info = _open_regular(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as error:
-        raise UnreadableFile(f"cannot read the file: {error.strerror or error}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableFile(f"not a regular file ({_kind(info.st_mode)}); only plain files are read")
         if info.st_size > max_bytes and not head_only:
             raise FileTooLarge(info.st_size, max_bytes)
         chunks: list[bytes] = []
@@ -59,6 +53,24 @@ def read_regular_file(path: Path | str, max_bytes: int, head_only: bool = False)
         raise UnreadableFile(f"cannot read the file: {error.strerror or error}") from None
     finally:
         os.close(fd)
+
+
+def _open_regular(path: Path | str) -> tuple[int, os.stat_result]:
+    """An open descriptor of `path` and its stat, or UnreadableFile when it is not a regular file. Opened
+    non-blocking, so a FIFO with no writer cannot hang the open; nothing is read here."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise UnreadableFile(f"cannot read the file: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+    except OSError as error:
+        os.close(fd)
+        raise UnreadableFile(f"cannot read the file: {error.strerror or error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise UnreadableFile(f"not a regular file ({_kind(info.st_mode)}); only plain files are read")
+    return fd, info
 
 
 def something_at(path: Path) -> bool:
@@ -93,14 +105,8 @@ def _kind(mode: int) -> str:
 def read_tail(path: Path | str, max_bytes: int) -> tuple[bytes, int]:
     """(the last `max_bytes` bytes of `path`, its whole size): a long log's end, where its errors are. Refuses what
     `read_regular_file` refuses (a FIFO, a device, a folder) before a byte is read; never reads more than max_bytes."""
+    fd, info = _open_regular(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as error:
-        raise UnreadableFile(f"cannot read the file: {error.strerror or error}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableFile(f"not a regular file ({_kind(info.st_mode)}); only plain files are read")
         start = max(0, info.st_size - max_bytes)
         if start:
             os.lseek(fd, start, os.SEEK_SET)
