@@ -36,5 +36,5 @@ def test_future_dates_and_a_reading_before_the_saying_are_located(registry: Path
     assert rule_problems(registry, RULE) == [
         f"registry/families/bert.yaml:17:78: tracked[0].date: date {later} is in the future (write the day it was "
         "said (date) or read (verified))",
-        f"registry/families/bert.yaml:18:79: tracked[0].verified: verified 2026-12-05 is before the note was said "
-        f"({later}) (verified is the day the thread was read, on or after its date)"]
+        f"registry/families/bert.yaml:18:79: tracked[0].verified: verified 2026-12-05 is before it was said "
+        f"({later}) (verified is the day the thread was read, on or after that)"]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from neuron_compat.loading.loaded_registry import (
@@ -45,3 +46,23 @@ class Rule:
 
 
 __all__ = ["RELEASES_KEY", "STACKS_KEY", "FileKey", "Finding", "Rule", "capabilities_key", "family_key"]
+
+
+def latest_date() -> dt.date:
+    """The newest date a registry file may write: tomorrow (a contributor ahead of UTC is not refused)."""
+    return dt.date.today() + dt.timedelta(days=1)
+
+
+def said_and_read_findings(key: FileKey, where: tuple[str | int, ...], record: object, said: str, verb: str
+                           ) -> Iterator[Finding]:
+    """A record's date it was said (its field `said`; `verb` says how: 'said', 'reported') and its `verified` (the
+    day it was read): neither in the future, and not read before it was said."""
+    said_on: dt.date = getattr(record, said)
+    read_on: dt.date = getattr(record, "verified")
+    for name, value in ((said, said_on), ("verified", read_on)):
+        if value > latest_date():
+            yield Finding(key, (*where, name), f"{name} {value.isoformat()} is in the future",
+                          f"write the day it was {verb} ({said}) or read (verified)")
+    if said_on > read_on:
+        yield Finding(key, (*where, "verified"), f"verified {read_on.isoformat()} is before it was {verb} "
+                      f"({said_on.isoformat()})", "verified is the day the thread was read, on or after that")

@@ -5,20 +5,18 @@ zones), reported no later than read. A report never changes a status: this rule 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterator
 
 from neuron_compat.contract.models import Statement
 from neuron_compat.contract.versions import version_key
 from neuron_compat.loading.loaded_registry import Registry
-from neuron_compat.rules.base import RELEASES_KEY, FileKey, Finding, Rule, family_key
+from neuron_compat.rules.base import RELEASES_KEY, FileKey, Finding, Rule, family_key, said_and_read_findings
 
 _THREAD = re.compile(r"^https://github\.com/[^/]+/[^/]+/(?:issues|discussions)/[0-9]+(?:#[A-Za-z0-9_-]+)?$")
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    latest = dt.date.today() + dt.timedelta(days=1)
     for family in registry.families:
         key = family_key(family.id)
         for s_index, statement in enumerate(family.support):
@@ -36,14 +34,7 @@ def check(registry: Registry) -> Iterator[Finding]:
                     yield Finding(key, (*where, "url"), "the report must link a public issue or discussion thread",
                                   "https://github.com/<org>/<repo>/issues/<number>")
                 yield from _release_findings(registry, key, where, statement, report.release)
-                for name in ("reported", "verified"):
-                    value = getattr(report, name)
-                    if value > latest:
-                        yield Finding(key, (*where, name), f"{name} {value.isoformat()} is in the future",
-                                      "write the day it was reported (reported) or read (verified)")
-                if report.reported > report.verified:
-                    yield Finding(key, (*where, "verified"), f"verified {report.verified.isoformat()} is before the "
-                                  f"report ({report.reported.isoformat()})", "verified is the day the thread was read")
+                yield from said_and_read_findings(key, where, report, "reported", "reported")
 
 
 def _release_findings(registry: Registry, key: FileKey, where: tuple[str | int, ...], statement: Statement,

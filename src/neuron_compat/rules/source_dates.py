@@ -3,15 +3,14 @@ harvested file's `taken` are at most one day after today (time zones)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 from neuron_compat.loading.loaded_registry import Registry
-from neuron_compat.rules.base import Finding, Rule, family_key
+from neuron_compat.rules.base import Finding, Rule, family_key, latest_date
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    latest = dt.date.today() + dt.timedelta(days=1)
+    latest = latest_date()
     for family in registry.families:
         key = family_key(family.id)
         for index, statement in enumerate(family.support):

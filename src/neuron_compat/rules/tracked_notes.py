@@ -3,16 +3,14 @@ for time zones) and said no later than read."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 from neuron_compat.loading.loaded_registry import Registry
-from neuron_compat.rules.base import STACKS_KEY, Finding, Rule, family_key
+from neuron_compat.rules.base import STACKS_KEY, Finding, Rule, family_key, said_and_read_findings
 from neuron_compat.rules.known_references import stack_hint
 
 
 def check(registry: Registry) -> Iterator[Finding]:
-    latest = dt.date.today() + dt.timedelta(days=1)
     stacks = sorted(registry.stack_by_id)
     for family in registry.families:
         key = family_key(family.id)
@@ -21,15 +19,6 @@ def check(registry: Registry) -> Iterator[Finding]:
             if note.stack not in registry.stack_by_id and STACKS_KEY not in registry.broken:
                 yield Finding(key, (*where, "stack"), f"stack '{note.stack}' is not in stacks.yaml",
                               stack_hint(str(note.stack), stacks))
-            for name in ("date", "verified"):
-                value = getattr(note, name)
-                if value > latest:
-                    yield Finding(key, (*where, name), f"{name} {value.isoformat()} is in the future",
-                                  "write the day it was said (date) or read (verified)")
-            if note.date > note.verified:
-                yield Finding(key, (*where, "verified"),
-                              f"verified {note.verified.isoformat()} is before the note was said ({note.date.isoformat()})",
-                              "verified is the day the thread was read, on or after its date")
-
+            yield from said_and_read_findings(key, where, note, "date", "said")
 
 RULE = Rule(name="tracked-notes", check=check)
