@@ -6,6 +6,7 @@ import datetime as dt
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from neuron_compat.loading.loaded_registry import (
     RELEASES_KEY,
@@ -53,12 +54,12 @@ def latest_date() -> dt.date:
     return dt.date.today() + dt.timedelta(days=1)
 
 
-def said_and_read_findings(key: FileKey, where: tuple[str | int, ...], record: object, said: str, verb: str
+def said_and_read_findings(key: FileKey, where: tuple[str | int, ...], record: Any, said: str, verb: str
                            ) -> Iterator[Finding]:
     """A record's date it was said (its field `said`; `verb` says how: 'said', 'reported') and its `verified` (the
     day it was read): neither in the future, and not read before it was said."""
     said_on: dt.date = getattr(record, said)
-    read_on: dt.date = getattr(record, "verified")
+    read_on: dt.date = record.verified
     for name, value in ((said, said_on), ("verified", read_on)):
         if value > latest_date():
             yield Finding(key, (*where, name), f"{name} {value.isoformat()} is in the future",
