@@ -37,6 +37,14 @@ def test_rendering_is_deterministic(registry) -> None:
     assert first.files == second.files and first.fragments == second.fragments
 
 
+def test_two_processes_draw_the_same_site_as_one(site_registry: Path) -> None:
+    # each draw from a freshly loaded registry, so neither reads what the other worked out (RegistryIndexes.memo)
+    one = render_site(validate_registry(site_registry).registry, load_hub_snapshots(site_registry), processes=1)
+    two = render_site(validate_registry(site_registry).registry, load_hub_snapshots(site_registry), processes=2)
+    assert sorted(two.files) == sorted(one.files)
+    assert two.files == one.files and two.fragments == one.fragments
+
+
 def test_expected_files(registry) -> None:
     files = render_site(registry).files
     for path in ("matrix.md", "coverage.md", "stacks.md", "families/index.md", "releases/index.md",

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from neuron_compat.safeio.tree_write import replace_tree
     from neuron_compat.site.tree_source import build_tree
 
-    tree = build_tree(args.registry, args.pages)
+    tree = build_tree(args.registry, args.pages, processes=None)  # a large registry is drawn on two cores
     if tree.problems:
         print(render_problems(tree.problems, "text"), file=sys.stderr)
         print(f"{len(tree.problems)} problem(s) in {args.registry}: nothing written", file=sys.stderr)

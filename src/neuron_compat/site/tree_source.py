@@ -35,14 +35,16 @@ class BuiltTree:
     families: int = 0
 
 
-def build_tree(registry_root: Path, pages_root: Path) -> BuiltTree:
+def build_tree(registry_root: Path, pages_root: Path, processes: int | None = 1) -> BuiltTree:
+    """`processes`: as `render.render_site` takes it (the serve hook draws in its own process; `site` lets a large
+    registry use two)."""
     result = validate_registry(registry_root)
     if result.problems:
         return BuiltTree(problems=result.problems)
     try:
         handwritten = read_pages(pages_root)
         registry = result.registry
-        site = render_site(registry, load_hub_snapshots(registry_root))
+        site = render_site(registry, load_hub_snapshots(registry_root), processes)
         context = TreeContext(data_version=registry.meta.data_version if registry.meta else None,
                               newest_release=registry.newest_release)
         files = documentation_tree(site, handwritten, context)

@@ -159,9 +159,13 @@ StackStates = dict[str, tuple["Stack", "str | None"]]
 
 
 def stack_states(registry: RegistryIndexes, release: str) -> StackStates:
-    states: StackStates = {}
-    for stack in registry.stacks:
-        states[stack.id] = (stack, horizon_note(stack, release) if beyond_horizon(stack, release) else None)
+    """Worked out once per registry and release (`release_spans` asks every family at every release); read only."""
+    memo: dict[Any, Any] = getattr(registry, "memo", {})
+    key = ("stack_states", release)
+    if key not in memo:
+        memo[key] = {stack.id: (stack, horizon_note(stack, release) if beyond_horizon(stack, release) else None)
+                     for stack in registry.stacks}
+    states: StackStates = memo[key]
     return states
 
 
