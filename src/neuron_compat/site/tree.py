@@ -31,7 +31,8 @@ class TreeContext:
 
 
 def documentation_tree(site: RenderedSite, handwritten: dict[str, bytes], context: TreeContext) -> dict[str, bytes]:
-    """Every file of the documentation tree by its docs-relative path, sorted by path."""
+    """Every file of the documentation tree by its docs-relative path, sorted by path. Takes the generated files
+    out of `site.files` as it encodes them (its fragments stay)."""
     tree: dict[str, bytes] = {}
     for path, content in handwritten.items():
         if path in site.files:
@@ -48,7 +49,8 @@ def documentation_tree(site: RenderedSite, handwritten: dict[str, bytes], contex
     for name, page in sorted(FRAGMENT_PAGES.items()):
         if page not in handwritten:
             raise TreeError(f"site/{page} is missing: it must carry <!-- neuron-compat:{name} -->")
-    for path, text in site.files.items():
+    for path in list(site.files):  # each generated text is let go once encoded: the tree is held once, not twice
+        text = site.files.pop(path)
         tree[path] = (_with_page_meta(path, text, context, generated=True) if path.endswith(".md") else text).encode("utf-8")
     return dict(sorted(tree.items()))
 
