@@ -133,16 +133,34 @@ def open_indexed(document_path: Path | None = None, index_path: Path | None = No
     try:
         index = json.loads(index_path.read_bytes())
         size = os.stat(document_path).st_size
+    except (OSError, ValueError):
+        return None
+
+    def read(span: list[int]) -> bytes:
+        with open(document_path, "rb") as handle:
+            handle.seek(span[0])
+            return handle.read(span[1] - span[0])
+
+    return _indexed(index, size, read)
+
+
+def open_indexed_bytes(data: bytes, index: object) -> IndexedRegistry | None:
+    """A document already read (and verified) with its parsed index: the same views, its spans sliced from memory."""
+    return _indexed(index, len(data), lambda span: data[span[0]:span[1]])
+
+
+def _indexed(index: object, size: int, read_bytes: Callable[[list[int]], bytes]) -> IndexedRegistry | None:
+    """The registry over a document of `size` bytes whose spans `read_bytes` gives, or None when the index does not
+    fit it."""
+    try:
         if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT or index.get("document_bytes") != size:
             return None
         sections: dict[str, list[int]] = index["sections"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         return None
 
     def read(span: list[int]) -> Any:
-        with open(document_path, "rb") as handle:
-            handle.seek(span[0])
-            return json.loads(handle.read(span[1] - span[0]))
+        return json.loads(read_bytes(span))
 
     def read_section(name: str) -> Any:
         return read(sections[name]) if name in sections else None

@@ -34,12 +34,17 @@ STAMP = "stamp.json"
 
 @dataclass(frozen=True)
 class CachedDocument:
-    """A compiled document to answer from: its files in the cache, or (when it could not be cached) its texts."""
+    """A compiled document to answer from: its files in the cache (with the bytes a read verified), and its texts
+    when this run compiled it."""
 
     key: str
     document_path: Path | None = None
     index_path: Path | None = None
     compiled: Compiled | None = None
+    data: bytes | None = None
+    """The cached document's bytes as verified (read once: the answer reads them, not the file again)."""
+    index: dict[str, object] | None = None
+    """Its index, parsed."""
 
 
 class CompileFailed(Exception):
@@ -73,7 +78,7 @@ def verified(cache: Path, key: str) -> CachedDocument | None:
         return None
     if len(data) != meta.get("document_bytes") or hashlib.sha256(data).hexdigest() != meta.get("document_sha256"):
         return None
-    return CachedDocument(key, document, index)
+    return CachedDocument(key, document, index, data=data, index=meta)
 
 
 def _index_with_key(compiled: Compiled, key: str) -> str:
@@ -112,7 +117,7 @@ def cached_compile(registry: Path, cache: Path, code: Path, salt: str) -> Cached
         return CachedDocument(before.key, compiled=compiled)
     _write_stamp(cache, after)
     _prune(cache, before.key)
-    return CachedDocument(before.key, document, index)
+    return CachedDocument(before.key, document, index, compiled=compiled)  # answered from memory, not read back
 
 
 def _write_stamp(cache: Path, stamp: Stamp) -> None:

@@ -13,9 +13,10 @@ an older cache.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import neuron_compat
-from neuron_compat.check.bundled_index import INDEX_FORMAT, IndexedRegistry, open_indexed
+from neuron_compat.check.bundled_index import INDEX_FORMAT, open_indexed, open_indexed_bytes
 from neuron_compat.check.compiled_view import (
     FORMAT_VERSION,
     CompiledRegistry,
@@ -24,6 +25,9 @@ from neuron_compat.check.compiled_view import (
 )
 from neuron_compat.loading.problems import Problem
 from neuron_compat.registry_sources.errors import RegistrySourceError
+
+if TYPE_CHECKING:
+    from neuron_compat.document.cache import CachedDocument
 
 PACKAGE = Path(neuron_compat.__file__).resolve().parent
 CACHE_FOLDER = Path("build") / "registry-snapshot"
@@ -60,36 +64,34 @@ def compile_failure(registry: Path, problems: list[Problem]) -> RegistrySourceEr
                                f"it: run `neuron-compat validate {registry}`")
 
 
-def compiled_directory(registry: Path, cache: Path) -> CompiledRegistry:
-    """A registry directory compiled through the cache at `cache`, opened for answering (no YAML, no pydantic
-    when the cache holds it). Raises RegistrySourceError when it does not validate."""
+def _cached(registry: Path, cache: Path) -> CachedDocument:
+    """The registry compiled through the cache at `cache`. Raises RegistrySourceError when it does not validate."""
     from neuron_compat.document.cache import CompileFailed, cached_compile
 
     try:
-        cached = cached_compile(registry, cache, PACKAGE, cache_salt())
+        return cached_compile(registry, cache, PACKAGE, cache_salt())
     except CompileFailed as failed:
         raise compile_failure(registry, failed.problems) from None
-    if cached.document_path is not None and cached.index_path is not None:
-        indexed: IndexedRegistry | None = open_indexed(cached.document_path, cached.index_path)
+
+
+def compiled_directory(registry: Path, cache: Path) -> CompiledRegistry:
+    """A registry directory compiled through the cache at `cache`, opened for answering (no YAML, no pydantic
+    when the cache holds it): the verified bytes of a cached document are read once, through its index."""
+    cached = _cached(registry, cache)
+    if cached.data is not None and cached.index is not None:
+        indexed = open_indexed_bytes(cached.data, cached.index)
         if indexed is not None:
             return indexed
-        data = cached.document_path.read_bytes()
-    else:
-        assert cached.compiled is not None
-        data = cached.compiled.document.encode("utf-8")
-    return CompiledRegistry(parse_document(data))
+    if cached.compiled is not None:  # compiled by this run: answered from the texts in memory
+        return CompiledRegistry(parse_document(cached.compiled.document))
+    assert cached.data is not None  # an entry found in the cache carries the bytes its read verified
+    return CompiledRegistry(parse_document(cached.data))
 
 
 def compiled_clone(root: Path) -> tuple[Path, Path] | tuple[str, str]:
     """The clone's registry/ compiled: the cached document and index paths, or their texts when they could not be
     cached (a read-only clone, or an edit made while it compiled). Raises RegistrySourceError."""
-    from neuron_compat.document.cache import CompileFailed, cached_compile
-
-    registry = root / "registry"
-    try:
-        cached = cached_compile(registry, root / CACHE_FOLDER, PACKAGE, cache_salt())
-    except CompileFailed as failed:
-        raise compile_failure(registry, failed.problems) from None
+    cached = _cached(root / "registry", root / CACHE_FOLDER)
     if cached.document_path is not None and cached.index_path is not None:
         return cached.document_path, cached.index_path
     assert cached.compiled is not None
